@@ -1,0 +1,148 @@
+"""Cards, the RULES.md notation, and the supply of cards a table has in play."""
+
+import re
+from collections import Counter
+from dataclasses import dataclass
+
+RANK_LABELS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
+RANK_NAMES = (
+    "Ace", "2", "3", "4", "5", "6", "7", "8", "9", "10", "Jack", "Queen", "King",
+)  # fmt: skip
+SUITS = ("C", "D", "H", "S")
+SUIT_NAMES = {"C": "clubs", "D": "diamonds", "H": "hearts", "S": "spades"}
+SUIT_SYMBOLS = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
+RED_SUITS = frozenset({"D", "H"})
+
+_SUIT_ALIASES = {
+    "C": "C", "D": "D", "H": "H", "S": "S",
+    "♣": "C", "♦": "D", "♥": "H", "♠": "S",
+    "♧": "C", "♢": "D", "♡": "H", "♤": "S",
+}  # fmt: skip
+_RANK_ALIASES = {label: number for number, label in enumerate(RANK_LABELS, start=1)} | {"T": 10}
+_SEPARATORS = re.compile(r"[\s,]+")
+
+
+class CardError(ValueError):
+    """An input the engine refuses; its message is meant for the person who typed it."""
+
+
+@dataclass(frozen=True, order=True, slots=True)
+class Card:
+    """One playing card: rank 1 (ace) to 13 (king) and a suit letter, or a printed joker."""
+
+    rank: int  # 0 for a printed joker
+    suit: str  # "" for a printed joker
+
+    @property
+    def is_joker(self) -> bool:
+        return self.rank == 0
+
+    @property
+    def label(self) -> str:
+        """The rank as printed in the corner: A, 2 … 10, J, Q, K; JK for a joker."""
+        return "JK" if self.is_joker else RANK_LABELS[self.rank - 1]
+
+    @property
+    def symbol(self) -> str:
+        return "" if self.is_joker else SUIT_SYMBOLS[self.suit]
+
+    @property
+    def is_red(self) -> bool:
+        return self.suit in RED_SUITS
+
+    @property
+    def name(self) -> str:
+        """How the card is read aloud: "7 of hearts", "Queen of spades", "Joker"."""
+        if self.is_joker:
+            return "Joker"
+        return f"{RANK_NAMES[self.rank - 1]} of {SUIT_NAMES[self.suit]}"
+
+    def __str__(self) -> str:
+        return "JK" if self.is_joker else f"{RANK_LABELS[self.rank - 1]}{self.suit}"
+
+
+JOKER = Card(0, "")
+
+
+def full_deck() -> list[Card]:
+    """The 52 natural cards of one deck, suit by suit."""
+    return [Card(rank, suit) for suit in SUITS for rank in range(1, 14)]
+
+
+def parse_card(token: str) -> Card:
+    """Read one card in the RULES.md notation (case-insensitive, T for 10, suit symbols too)."""
+    text = token.strip().upper()
+    if text in ("JK", "JOKER"):
+        return JOKER
+    if len(text) < 2:
+        raise CardError(f'"{token}" is not a card: write a rank and a suit, like 7H or 10S')
+    rank_text, suit_text = text[:-1], text[-1]
+    suit = _SUIT_ALIASES.get(suit_text)
+    rank = _RANK_ALIASES.get(rank_text)
+    if suit is None and rank_text in _SUIT_ALIASES and text[0] in _RANK_ALIASES:
+        # Suit written first, like "H7": be helpful rather than silent.
+        raise CardError(f'"{token}" is not a card: write the rank before the suit, like 7H')
+    if suit is None:
+        raise CardError(f'"{token}" is not a card: the suit must be C, D, H or S (or ♣ ♦ ♥ ♠)')
+    if rank is None:
+        raise CardError(f'"{token}" is not a card: the rank must be A, 2-10, J, Q or K')
+    return Card(rank, suit)
+
+
+def parse_hand(text: str) -> list[Card]:
+    """Read a hand: cards separated by spaces or commas, in the order written."""
+    if not isinstance(text, str):
+        raise CardError("the hand must be written as text, like \"7H 8H 9H\"")
+    tokens = [token for token in _SEPARATORS.split(text.strip()) if token]
+    return [parse_card(token) for token in tokens]
+
+
+def format_cards(cards) -> str:
+    """The canonical notation: "AS 10H QD JK"."""
+    return " ".join(str(card) for card in cards)
+
+
+def sort_cards(cards) -> list[Card]:
+    """Jokers last, the rest by suit then rank, as a player fans a hand."""
+    return sorted(cards, key=lambda card: (card.is_joker, card.suit, card.rank))
+
+
+def _copies_word(count: int) -> str:
+    return "1 copy" if count == 1 else f"{count} copies"
+
+
+def supply_error(counts: Counter, decks: int, jokers: int, where: str) -> str | None:
+    """The first card held more often than the decks in play allow, said plainly; None if fine.
+
+    A table with d decks has d copies of each card and as many printed jokers as it chose.
+    """
+    for card in sort_cards(counts):
+        held = counts[card]
+        if card.is_joker:
+            if held > jokers:
+                allowed = "no jokers are" if jokers == 0 else f"only {jokers} jokers are"
+                return f"{held} jokers {where}, but {allowed} in play"
+        elif held > decks:
+            deck_word = "1 deck is" if decks == 1 else f"{decks} decks are"
+            return (
+                f"{card} ({card.name}) appears {_copies_word(held)} {where}, "
+                f"but {deck_word} in play"
+            )
+    return None
+
+
+def check_hand_supply(cards, decks: int, jokers: int) -> None:
+    """A hand holds at most one copy of a card per deck and at most the jokers in play."""
+    message = supply_error(Counter(cards), decks, jokers, "in this hand")
+    if message:
+        raise CardError(message)
+
+
+def check_round_supply(hands, decks: int, jokers: int) -> None:
+    """All the hands of one round together obey the same supply limit as a single hand."""
+    total = Counter()
+    for cards in hands:
+        total.update(cards)
+    message = supply_error(total, decks, jokers, "across the hands of this round")
+    if message:
+        raise CardError(message)
