@@ -79,7 +79,7 @@ def parse_card(token: str) -> Card:
     rank_text, suit_text = text[:-1], text[-1]
     suit = _SUIT_ALIASES.get(suit_text)
     rank = _RANK_ALIASES.get(rank_text)
-    if suit is None and rank_text in _SUIT_ALIASES and text[0] in _RANK_ALIASES:
+    if suit is None and text[0] in _SUIT_ALIASES and text[1:] in _RANK_ALIASES:
         # Suit written first, like "H7": be helpful rather than silent.
         raise CardError(f'"{token}" is not a card: write the rank before the suit, like 7H')
     if suit is None:
@@ -92,7 +92,7 @@ def parse_card(token: str) -> Card:
 def parse_hand(text: str) -> list[Card]:
     """Read a hand: cards separated by spaces or commas, in the order written."""
     if not isinstance(text, str):
-        raise CardError("the hand must be written as text, like \"7H 8H 9H\"")
+        raise CardError('the hand must be written as text, like "7H 8H 9H"')
     tokens = [token for token in _SEPARATORS.split(text.strip()) if token]
     return [parse_card(token) for token in tokens]
 

@@ -155,7 +155,9 @@ def _candidate_melds(counts: Counter, rules: RummyRules, sets_of_four: bool) -> 
     for suit in suits:
         for length in (3, 4):
             for start in range(1, 16 - length):
-                cards = [Card(1 if pos == 14 else pos, suit) for pos in range(start, start + length)]
+                cards = [
+                    Card(1 if pos == 14 else pos, suit) for pos in range(start, start + length)
+                ]
                 choices = [(card, None) if counts[card] else (None,) for card in cards]
                 for slots in product(*choices):
                     add(slots, SEQUENCE)
@@ -237,8 +239,9 @@ def loser_arrangement(cards: list[Card], rules: RummyRules) -> Arrangement:
                 continue
             chosen.append(meld)
             used.update(meld.naturals)
+            # The same meld may be laid twice when two decks hold both copies.
             search(
-                index + 1,
+                index,
                 pool_left - spend,
                 fours + (meld.size == 4),
                 threes + (meld.size == 3),
@@ -249,18 +252,17 @@ def loser_arrangement(cards: list[Card], rules: RummyRules) -> Arrangement:
             chosen.pop()
 
     # Every layout shown must hold a pure sequence: anchor the search on one.
+    richest = candidates[0].value if candidates else 0
     for anchor in candidates:
         if not anchor.pure:
             continue
-        if anchor.value * 4 <= best_value:
+        if anchor.value + 3 * richest <= best_value:
             break
         if anchor.flex > pool:
             continue
         chosen.append(anchor)
         used.update(anchor.naturals)
-        search(
-            0, pool - anchor.flex, int(anchor.size == 4), int(anchor.size == 3), 0, anchor.value
-        )
+        search(0, pool - anchor.flex, int(anchor.size == 4), int(anchor.size == 3), 0, anchor.value)
         used.subtract(anchor.naturals)
         chosen.pop()
 
@@ -287,9 +289,7 @@ def _covers(cards: list[Card], rules: RummyRules, candidates: list[_Meld], cover
     printed = counts[Card(0, "")]
     flex_total = sum(n for card, n in counts.items() if not card.is_joker and is_joker(card, rules))
     must_cover = sorted(
-        card
-        for card in counts
-        if not card.is_joker and (cover_flex or not is_joker(card, rules))
+        card for card in counts if not card.is_joker and (cover_flex or not is_joker(card, rules))
     )
     containing: dict[Card, list[_Meld]] = {card: [] for card in must_cover}
     for meld in candidates:

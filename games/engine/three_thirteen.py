@@ -274,7 +274,9 @@ class _MeldSearch:
                 self.best(mask, wilds)
             group, need, ace_high = self.choice[key]
             if group:
-                found.append(([i for i in range(len(self.cards)) if group >> i & 1], need, ace_high))
+                found.append(
+                    ([i for i in range(len(self.cards)) if group >> i & 1], need, ace_high)
+                )
                 mask &= ~group
                 wilds -= need
             else:

@@ -1,0 +1,103 @@
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def run_command(lines: list[str]) -> list[dict]:
+    completed = subprocess.run(
+        [sys.executable, "manage.py", "score_hands"],
+        input="\n".join(lines) + "\n",
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=60,
+        check=True,
+    )
+    out = completed.stdout.splitlines()
+    assert len(out) == len(lines), completed.stdout
+    return [json.loads(line) for line in out]
+
+
+def test_answers_one_line_per_line_in_order_and_keeps_reading_after_a_bad_line():
+    answers = run_command(
+        [
+            json.dumps({"game": "three-thirteen", "round": 1, "hand": "5H 6H 7H"}),
+            "this is not json",
+            json.dumps({"game": "three-thirteen", "round": 2, "hand": "5H 6H 7H"}),
+            "",
+            json.dumps({"game": "three-thirteen", "round": 1, "hand": "QH KH AH"}),
+        ]
+    )
+    assert answers[0] == {"ok": True, "points": 0, "melds": [["5H", "6H", "7H"]], "unmelded": []}
+    assert answers[1]["ok"] is False and "JSON" in answers[1]["error"]
+    assert answers[2] == {
+        "ok": False,
+        "error": "a hand in round 2 holds 4 cards; this one has 3",
+    }
+    assert answers[3]["ok"] is False
+    assert answers[4]["points"] == 21
+    assert sorted(answers[4]["unmelded"]) == ["AH", "KH", "QH"]
+
+
+def test_rules_change_the_score():
+    answers = run_command(
+        [
+            json.dumps(
+                {
+                    "game": "three-thirteen",
+                    "round": 1,
+                    "hand": "QH KH AH",
+                    "rules": {"aces": "high_or_low"},
+                }  # fmt: skip
+            ),
+            json.dumps(
+                {
+                    "game": "three-thirteen",
+                    "round": 1,
+                    "hand": "JH QC 3D",
+                    "rules": {"faces": "rank", "all_wild_melds": False},
+                }  # fmt: skip
+            ),
+        ]
+    )
+    assert answers[0]["points"] == 0
+    assert answers[1]["points"] == 11 + 12 + 3
+
+
+def test_rummy_winner_and_loser_fields():
+    answers = run_command(
+        [
+            json.dumps(
+                {
+                    "game": "rummy13",
+                    "role": "winner",
+                    "hand": "AH 2H 3H 4H 5S 6S 7S 8C 9C 10C JD QD KD",
+                }  # fmt: skip
+            ),
+            json.dumps(
+                {
+                    "game": "rummy13",
+                    "role": "winner",
+                    "hand": "AH 3H 5H 7H 9S JS KS 2C 4C 6C 8D 10D QD",
+                }  # fmt: skip
+            ),
+            json.dumps(
+                {
+                    "game": "rummy13",
+                    "winner_all_pure": True,
+                    "rules": {"max_count": 80},
+                    "hand": "AH 3H 5H 7H 9S JS KS 2C 4C 6C 8D 10D QD",
+                }  # fmt: skip
+            ),
+            json.dumps({"game": "rummy13", "hand": "AH 2H", "rules": {"wild_rank": "Z"}}),
+        ]
+    )
+    assert answers[0]["valid"] is True and answers[0]["all_pure"] is True
+    assert answers[0]["points"] == 0 and len(answers[0]["melds"]) == 4
+    assert answers[1]["valid"] is False and answers[1]["reason"] == "no pure sequence"
+    assert answers[1]["points"] == 94 and answers[1]["melds"] == []
+    assert answers[2]["points"] == 80  # 94 doubled is 188, capped at 80
+    assert answers[3]["ok"] is False and "wild_rank" in answers[3]["error"]
