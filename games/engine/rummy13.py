@@ -1,11 +1,10 @@
 """13-card Rummy (Indian style): pure sequence, jokers, losers count what they cannot meld."""
 
-from collections import Counter
 from dataclasses import asdict, dataclass
-from itertools import combinations, product
+from itertools import combinations
 
 from .arrangement import Arrangement
-from .cards import RANK_LABELS, Card, CardError, check_hand_supply, sort_cards
+from .cards import RANK_LABELS, SUITS, Card, CardError, check_hand_supply, sort_cards
 from .three_thirteen import _check_bool, _check_choice, _check_int
 
 HAND_SIZE = 13
@@ -113,132 +112,163 @@ def final_count(count: int, winner_all_pure: bool, rules: RummyRules) -> int:
     return count
 
 
-@dataclass(frozen=True, slots=True)
+_SUIT_INDEX = {suit: index for index, suit in enumerate(SUITS)}
+_JOKER_ID = 52
+_ID_CARD = [Card(rank, suit) for suit in SUITS for rank in range(1, 14)] + [Card(0, "")]
+
+
+def _card_id(card: Card) -> int:
+    return _JOKER_ID if card.is_joker else _SUIT_INDEX[card.suit] * 13 + card.rank - 1
+
+
 class _Meld:
-    slots: tuple  # cards in laid-out order, None where a joker stands in
-    naturals: tuple[Card, ...]  # the cards that stand as themselves
-    jokers: int
-    kind: str
-    value: int
-    flex: int  # wild-rank cards standing as themselves
+    """A candidate meld over card ids: the ids standing as themselves and the joker slots."""
 
-    @property
-    def size(self) -> int:
-        return len(self.slots)
+    __slots__ = ("ids", "jokers", "kind", "value", "flex", "slots", "size", "pure")
 
-    @property
-    def pure(self) -> bool:
-        return self.kind == SEQUENCE and self.jokers == 0
-
-
-def _candidate_melds(counts: Counter, rules: RummyRules, sets_of_four: bool) -> list[_Meld]:
-    """Every meld the hand's cards can make with at least one card standing as itself."""
-    found: dict[tuple, _Meld] = {}
-
-    def add(slots, kind):
-        naturals = tuple(sorted(card for card in slots if card is not None))
-        if not naturals:
-            return
-        jokers = len(slots) - len(naturals)
-        key = (naturals, jokers, kind)
-        if key not in found:
-            found[key] = _Meld(
-                slots=tuple(slots),
-                naturals=naturals,
-                jokers=jokers,
-                kind=kind,
-                value=sum(card_value(card, rules) for card in naturals),
-                flex=sum(1 for card in naturals if card.rank == rules.wild_rank),
-            )
-
-    suits = sorted({card.suit for card in counts if not card.is_joker})
-    for suit in suits:
-        for length in (3, 4):
-            for start in range(1, 16 - length):
-                cards = [
-                    Card(1 if pos == 14 else pos, suit) for pos in range(start, start + length)
-                ]
-                choices = [(card, None) if counts[card] else (None,) for card in cards]
-                for slots in product(*choices):
-                    add(slots, SEQUENCE)
-    by_rank: dict[int, list[Card]] = {}
-    for card in counts:
-        if not card.is_joker:
-            by_rank.setdefault(card.rank, []).append(card)
-    for rank_cards in by_rank.values():
-        rank_cards.sort()
-        for size, kind in ((3, SET), (4, SET_OF_FOUR)):
-            if kind == SET_OF_FOUR and not sets_of_four:
-                continue
-            for taken in range(2, min(size, len(rank_cards)) + 1):
-                for chosen in combinations(rank_cards, taken):
-                    add(list(chosen) + [None] * (size - taken), kind)
-    return list(found.values())
+    def __init__(self, slots, kind, value, flex):
+        self.slots = slots  # card ids in laid-out order, None where a joker stands in
+        self.ids = tuple(card_id for card_id in slots if card_id is not None)
+        self.jokers = len(slots) - len(self.ids)
+        self.kind = kind
+        self.value = value
+        self.flex = flex  # wild-rank cards standing as themselves
+        self.size = len(slots)
+        self.pure = kind == SEQUENCE and self.jokers == 0
 
 
-def _fits(meld: _Meld, used: Counter, counts: Counter) -> bool:
-    needed = Counter(meld.naturals)
-    return all(used[card] + number <= counts[card] for card, number in needed.items())
+class _Hand:
+    """A hand as counts per card id, with each id's count value and joker-ness."""
+
+    def __init__(self, cards: list[Card], rules: RummyRules):
+        self.cards = cards
+        self.rules = rules
+        self.counts = [0] * 53
+        for card in cards:
+            self.counts[_card_id(card)] += 1
+        self.value = [card_value(card, rules) for card in _ID_CARD]
+        self.flex = [card.rank == rules.wild_rank and not card.is_joker for card in _ID_CARD]
+        self.printed = self.counts[_JOKER_ID]
+        self.flex_total = sum(n for i, n in enumerate(self.counts) if self.flex[i])
+        self.total = sum(self.value[i] * n for i, n in enumerate(self.counts))
+        self._candidates = None
+
+    def candidates(self) -> list[_Meld]:
+        """Every meld these cards can make with at least one card standing as itself,
+        and (only to explain a failed declaration) the 4-card sets, which are not melds."""
+        if self._candidates is not None:
+            return self._candidates
+        counts, value, flex = self.counts, self.value, self.flex
+        found: dict[tuple, _Meld] = {}
+        for suit in range(4):
+            base = suit * 13
+            for length in (3, 4):
+                for start in range(1, 16 - length):
+                    ids = [
+                        base + (0 if pos == 14 else pos - 1) for pos in range(start, start + length)
+                    ]
+                    present = [i for i in ids if counts[i]]
+                    if not present:
+                        continue
+                    for mask in range(1, 1 << len(present)):
+                        chosen = {present[b] for b in range(len(present)) if mask >> b & 1}
+                        slots = tuple(i if i in chosen else None for i in ids)
+                        key = (tuple(sorted(chosen)), len(ids) - len(chosen), SEQUENCE)
+                        if key not in found:
+                            found[key] = _Meld(
+                                slots,
+                                SEQUENCE,
+                                sum(value[i] for i in chosen),
+                                sum(flex[i] for i in chosen),
+                            )
+        for rank in range(13):
+            ids = [suit * 13 + rank for suit in range(4) if counts[suit * 13 + rank]]
+            for size, kind in ((3, SET), (4, SET_OF_FOUR)):
+                for taken in range(2, min(size, len(ids)) + 1):
+                    for chosen in combinations(ids, taken):
+                        found[(chosen, size - taken, kind)] = _Meld(
+                            chosen + (None,) * (size - taken),
+                            kind,
+                            sum(value[i] for i in chosen),
+                            sum(flex[i] for i in chosen),
+                        )
+        self._candidates = list(found.values())
+        return self._candidates
+
+    def lay_out(self, melds: list[tuple]) -> tuple[tuple, tuple]:
+        """Real cards for melds given as id slots: jokers (printed first, then spare
+        wild-rank cards) fill the joker slots; the rest of the hand is left over."""
+        spare = list(self.counts)
+        for slots in melds:
+            for card_id in slots:
+                if card_id is not None:
+                    spare[card_id] -= 1
+        stand_ins = [_JOKER_ID] * spare[_JOKER_ID]
+        stand_ins += [i for i in range(52) if self.flex[i] for _ in range(spare[i])]
+        laid = []
+        for slots in melds:
+            meld = []
+            for card_id in slots:
+                if card_id is None:
+                    card_id = stand_ins.pop(0)
+                    spare[card_id] -= 1
+                meld.append(_ID_CARD[card_id])
+            laid.append(tuple(meld))
+        left = [_ID_CARD[i] for i in range(53) for _ in range(spare[i])]
+        return tuple(laid), tuple(sort_cards(left))
 
 
-def _fill_jokers(melds, cards: list[Card], rules: RummyRules):
-    """Put real joker cards (printed first, then spare wild-rank cards) in the joker slots."""
-    standing = Counter()
-    for meld in melds:
-        standing.update(card for card in meld if card is not None)
-    spare = Counter(cards) - standing
-    stand_ins = [card for card in sort_cards(spare.elements()) if card.is_joker]
-    stand_ins += [card for card in sort_cards(spare.elements()) if not card.is_joker]
-    stand_ins = [card for card in stand_ins if is_joker(card, rules)]
-    laid = []
-    for meld in melds:
-        laid.append(tuple(card if card is not None else stand_ins.pop(0) for card in meld))
-    left = Counter(cards)
-    for meld in laid:
-        left.subtract(meld)
-    return tuple(laid), tuple(sort_cards(left.elements()))
+def _meld_order(meld: _Meld):
+    """Show the 4-card meld first, then pure sequences, sequences, sets."""
+    return (meld.size != 4, not meld.pure, meld.kind != SEQUENCE)
 
 
 def loser_arrangement(cards: list[Card], rules: RummyRules) -> Arrangement:
     """A loser's least count: with a pure sequence shown, melds that fit a winning layout
     (at most one 4-card sequence, three 3-card melds, two sets) are left out of the count."""
     check_hand(cards, rules)
-    counts = Counter(cards)
-    total = sum(card_value(card, rules) for card in cards)
-    pool = sum(number for card, number in counts.items() if is_joker(card, rules))
-    candidates = [
-        meld for meld in _candidate_melds(counts, rules, sets_of_four=False) if meld.value > 0
-    ]
+    return _loser(_Hand(cards, rules))
+
+
+def _loser(hand: _Hand) -> Arrangement:
+    counts = hand.counts
+    candidates = [m for m in hand.candidates() if m.value > 0 and m.kind != SET_OF_FOUR]
     candidates.sort(key=lambda meld: -meld.value)
-    best_value = -1
+    pool = hand.printed + hand.flex_total
+    best_value = 0
     best_melds: list[_Meld] = []
     chosen: list[_Meld] = []
-    used = Counter()
+    used = [0] * 53
 
     def search(start, pool_left, fours, threes, sets, value):
         nonlocal best_value, best_melds
         if value > best_value:
             best_value = value
             best_melds = list(chosen)
-        if len(chosen) == 4:
-            return
         room = 4 - len(chosen)
+        if not room:
+            return
+        left_value = hand.total - value
         for index in range(start, len(candidates)):
             meld = candidates[index]
-            if value + meld.value * room <= best_value:
+            if value + min(meld.value * room, left_value) <= best_value:
                 return
             if meld.size == 4:
                 if fours:
                     continue
             elif threes == 3:
                 continue
-            if meld.kind == SET and sets == 2:
+            if sets == 2 and meld.kind == SET:
                 continue
             spend = meld.jokers + meld.flex
-            if spend > pool_left or not _fits(meld, used, counts):
+            if spend > pool_left:
                 continue
+            ids = meld.ids
+            if any(used[i] >= counts[i] for i in ids):
+                continue
+            for i in ids:
+                used[i] += 1
             chosen.append(meld)
-            used.update(meld.naturals)
             # The same meld may be laid twice when two decks hold both copies.
             search(
                 index,
@@ -248,8 +278,9 @@ def loser_arrangement(cards: list[Card], rules: RummyRules) -> Arrangement:
                 sets + (meld.kind == SET),
                 value + meld.value,
             )
-            used.subtract(meld.naturals)
             chosen.pop()
+            for i in ids:
+                used[i] -= 1
 
     # Every layout shown must hold a pure sequence: anchor the search on one.
     richest = candidates[0].value if candidates else 0
@@ -260,16 +291,19 @@ def loser_arrangement(cards: list[Card], rules: RummyRules) -> Arrangement:
             break
         if anchor.flex > pool:
             continue
+        for i in anchor.ids:
+            used[i] += 1
         chosen.append(anchor)
-        used.update(anchor.naturals)
         search(0, pool - anchor.flex, int(anchor.size == 4), int(anchor.size == 3), 0, anchor.value)
-        used.subtract(anchor.naturals)
         chosen.pop()
+        for i in anchor.ids:
+            used[i] -= 1
 
     if best_value <= 0:
-        return Arrangement(points=total, melds=(), unmelded=tuple(sort_cards(cards)))
-    melds, unmelded = _fill_jokers([meld.slots for meld in best_melds], cards, rules)
-    return Arrangement(points=total - best_value, melds=melds, unmelded=unmelded)
+        return Arrangement(points=hand.total, melds=(), unmelded=tuple(sort_cards(hand.cards)))
+    best_melds.sort(key=_meld_order)
+    melds, unmelded = hand.lay_out([meld.slots for meld in best_melds])
+    return Arrangement(points=hand.total - best_value, melds=melds, unmelded=unmelded)
 
 
 @dataclass(frozen=True, slots=True)
@@ -282,57 +316,66 @@ class Declaration:
     arrangement: Arrangement
 
 
-def _covers(cards: list[Card], rules: RummyRules, candidates: list[_Meld], cover_flex: bool):
-    """Every way to lay all 13 cards out as melds of 4, 3, 3 and 3 cards, as
-    (melds, stand-in melds) where stand-in melds are made of jokers and wild-rank cards."""
-    counts = Counter(cards)
-    printed = counts[Card(0, "")]
-    flex_total = sum(n for card, n in counts.items() if not card.is_joker and is_joker(card, rules))
-    must_cover = sorted(
-        card for card in counts if not card.is_joker and (cover_flex or not is_joker(card, rules))
-    )
-    containing: dict[Card, list[_Meld]] = {card: [] for card in must_cover}
+def _covers(hand: _Hand, candidates: list[_Meld], cover_flex: bool, max_sets: int = 4):
+    """Ways to lay all 13 cards out as melds of 4, 3, 3 and 3 cards, as (melds, sizes of the
+    stand-in melds), a stand-in meld being made of jokers and spare wild-rank cards only."""
+    counts, flex = hand.counts, hand.flex
+    printed, flex_total = hand.printed, hand.flex_total
+    allow_joker_melds = hand.rules.all_joker_melds
+    must_cover = [i for i in range(52) if counts[i] and (cover_flex or not flex[i])]
+    containing: dict[int, list[_Meld]] = {i: [] for i in must_cover}
     for meld in candidates:
-        for card in set(meld.naturals):
-            if card in containing:
-                containing[card].append(meld)
+        for i in meld.ids:
+            if i in containing:
+                containing[i].append(meld)
     chosen: list[_Meld] = []
-    used = Counter()
+    used = [0] * 53
 
-    def search(fours, threes, slots, flex_used):
-        lowest = next((card for card in must_cover if used[card] < counts[card]), None)
+    def search(fours, threes, sets, slots, flex_used, uncovered):
+        capacity = 4 * (1 - fours) + 3 * (3 - threes)
+        if uncovered > capacity:
+            return
+        lowest = next((i for i in must_cover if used[i] < counts[i]), None)
         if lowest is None:
             flex_left = flex_total - flex_used
-            rest = printed + flex_left - slots
-            sizes = [4] * (1 - fours) + [3] * (3 - threes)
-            if rest != sum(sizes):
+            if printed + flex_left - slots != capacity:
                 return
+            sizes = [4] * (1 - fours) + [3] * (3 - threes)
             flex_free = flex_left - max(0, slots - printed)
-            if sizes and not rules.all_joker_melds and flex_free < len(sizes):
+            if sizes and not allow_joker_melds and flex_free < len(sizes):
                 return
             yield list(chosen), sizes
             return
         for meld in containing[lowest]:
-            if meld.size == 4 and fours:
+            if meld.size == 4:
+                if fours:
+                    continue
+            elif threes == 3:
                 continue
-            if meld.size == 3 and threes == 3:
-                continue
-            if not _fits(meld, used, counts):
+            if meld.kind != SEQUENCE and sets == max_sets:
                 continue
             if slots + meld.jokers > printed + flex_total - flex_used - meld.flex:
                 continue
+            ids = meld.ids
+            if any(used[i] >= counts[i] for i in ids):
+                continue
+            for i in ids:
+                used[i] += 1
             chosen.append(meld)
-            used.update(meld.naturals)
+            covered = sum(1 for i in ids if not flex[i] or cover_flex)
             yield from search(
                 fours + (meld.size == 4),
                 threes + (meld.size == 3),
+                sets + (meld.kind != SEQUENCE),
                 slots + meld.jokers,
                 flex_used + meld.flex,
+                uncovered - covered,
             )
-            used.subtract(meld.naturals)
             chosen.pop()
+            for i in ids:
+                used[i] -= 1
 
-    yield from search(0, 0, 0, 0)
+    yield from search(0, 0, 0, 0, 0, sum(counts[i] for i in must_cover))
 
 
 def _layout_level(melds: list[_Meld], stand_in_sizes: list[int]) -> int:
@@ -351,36 +394,37 @@ def _layout_level(melds: list[_Meld], stand_in_sizes: list[int]) -> int:
     return 3
 
 
-def _stand_in_melds(sizes: list[int]):
-    return [(None,) * size for size in sizes]
-
-
 def declaration(cards: list[Card], rules: RummyRules) -> Declaration:
     """Judge a declared hand: exactly four melds (three of 3 cards and one 4-card sequence),
     at least two sequences, at least one of them pure; and whether all four are pure."""
     check_hand(cards, rules)
-    counts = Counter(cards)
-    candidates = _candidate_melds(counts, rules, sets_of_four=True)
+    hand = _Hand(cards, rules)
+    candidates = hand.candidates()
     pure = [meld for meld in candidates if meld.pure]
-    for melds, sizes in _covers(cards, rules, pure, cover_flex=True):
-        if not sizes:
-            laid, _ = _fill_jokers([meld.slots for meld in melds], cards, rules)
-            return Declaration(True, True, None, Arrangement(0, laid, ()))
-    best_level = -1
-    for melds, sizes in _covers(cards, rules, candidates, cover_flex=False):
-        level = _layout_level(melds, sizes)
-        if level == 3:
-            slots = [meld.slots for meld in melds] + _stand_in_melds(sizes)
-            laid, _ = _fill_jokers(slots, cards, rules)
-            return Declaration(True, False, None, Arrangement(0, laid, ()))
-        best_level = max(best_level, level)
     if not pure:
-        reason = REASON_NO_PURE
-    else:
-        reason = {
-            -1: REASON_NOT_FOUR_MELDS,
-            0: REASON_NO_PURE,
-            1: REASON_FOUR_CARD_SET,
-            2: REASON_TOO_FEW_SEQUENCES,
-        }[best_level]
-    return Declaration(False, False, reason, loser_arrangement(cards, rules))
+        return Declaration(False, False, REASON_NO_PURE, _loser(hand))
+    if not hand.printed:
+        for melds, sizes in _covers(hand, pure, cover_flex=True):
+            if not sizes:
+                melds.sort(key=_meld_order)
+                laid, _ = hand.lay_out([meld.slots for meld in melds])
+                return Declaration(True, True, None, Arrangement(0, laid, ()))
+    melds_only = [meld for meld in candidates if meld.kind != SET_OF_FOUR]
+    for melds, sizes in _covers(hand, melds_only, cover_flex=False, max_sets=2):
+        if _layout_level(melds, sizes) == 3:
+            melds.sort(key=_meld_order)
+            slots = [meld.slots for meld in melds] + [(None,) * size for size in sizes]
+            laid, _ = hand.lay_out(slots)
+            return Declaration(True, False, None, Arrangement(0, laid, ()))
+    best_level = -1
+    for melds, sizes in _covers(hand, candidates, cover_flex=False):
+        best_level = max(best_level, _layout_level(melds, sizes))
+        if best_level == 2:
+            break
+    reason = {
+        -1: REASON_NOT_FOUR_MELDS,
+        0: REASON_NO_PURE,
+        1: REASON_FOUR_CARD_SET,
+        2: REASON_TOO_FEW_SEQUENCES,
+    }[best_level]
+    return Declaration(False, False, reason, _loser(hand))

@@ -1,7 +1,6 @@
 """Three Thirteen: 11 rounds of 3 to 13 cards, a new wild rank each round, lowest total wins."""
 
 from dataclasses import asdict, dataclass
-from itertools import product
 
 from .arrangement import Arrangement
 from .cards import Card, CardError, check_hand_supply, sort_cards
@@ -126,9 +125,13 @@ def parse_checked_hand(cards: list[Card], round_number: int, rules: ThreeThirtee
 
 
 def arrange(cards: list[Card], round_number: int, rules: ThreeThirteenRules) -> Arrangement:
-    """The arrangement of a hand into melds that leaves the least penalty (RULES.md)."""
+    """The arrangement of a round's hand into melds that leaves the least penalty (RULES.md)."""
     parse_checked_hand(cards, round_number, rules)
-    wild = wild_rank(round_number)
+    return arrange_cards(cards, wild_rank(round_number), rules)
+
+
+def arrange_cards(cards: list[Card], wild: int | None, rules: ThreeThirteenRules) -> Arrangement:
+    """The least-penalty arrangement of any cards when `wild` (a rank, or None) is wild."""
     wilds = sorted(
         (card for card in cards if card.is_joker or card.rank == wild),
         key=lambda card: -card_value(card, rules),
@@ -145,7 +148,7 @@ def arrange(cards: list[Card], round_number: int, rules: ThreeThirteenRules) -> 
     if cost == natural_total:
         # No natural can be melded: the wilds meld only among themselves, if allowed.
         groups = []
-    return _lay_out(naturals, groups, wilds, search.value, rules)
+    return _lay_out(search.cards, groups, wilds, search.value, rules)
 
 
 def went_out_error(arrangement: Arrangement) -> str | None:
@@ -156,131 +159,155 @@ def went_out_error(arrangement: Arrangement) -> str | None:
     return f"this hand does not meld completely: {left} cannot be placed in a meld"
 
 
+_INFEASIBLE = 1 << 30
+
+
 class _MeldSearch:
     """Least penalty of the naturals in `mask` when `w` wild cards are free to use.
 
-    The lowest remaining natural (by suit, then rank) is either left out, put in a set with any
-    choice of the other remaining cards of its rank, or made the lowest natural of a run (an ace
-    may also top a run as the card above the King). A run takes a remaining copy of every rank in
-    its span: swapping such a copy in for a wild never loses, so only that run needs trying.
-    Leftover wilds can always join some meld, so only the wilds a group *needs* are counted.
+    Naturals are taken rank by rank (suit within rank). Each card is left out, joins the set of
+    its rank that is being gathered, or becomes the lowest natural of a run (an ace may also
+    top a run above the King). The set closes when the sweep passes its rank, taking the wilds
+    it still needs. A run takes a remaining copy of every rank in its span: swapping such a
+    copy in for a wild never loses, so only that run needs trying. Wilds beyond what groups
+    need can always join some meld, so only needed wilds are counted.
     """
 
     def __init__(self, naturals: list[Card], values: list[int], high_aces: bool):
-        self.cards = naturals
-        self.value = values
+        order = sorted(range(len(naturals)), key=lambda i: (naturals[i].rank, naturals[i].suit))
+        self.cards = [naturals[i] for i in order]
+        self.value = [values[i] for i in order]
+        self.rank = [card.rank for card in self.cards]
         self.high_aces = high_aces
-        count = len(naturals)
-        self.rank = [card.rank for card in naturals]
-        self.copies: dict[tuple[str, int], list[int]] = {}
-        for index, card in enumerate(naturals):
-            self.copies.setdefault((card.suit, card.rank), []).append(index)
-        self.same_rank_after = [
-            [j for j in range(i + 1, count) if naturals[j].rank == naturals[i].rank]
-            for i in range(count)
-        ]
-        self.suit_copies = [
-            [self.copies.get((card.suit, rank), ()) for rank in range(15)] for card in naturals
-        ]
+        count = len(self.cards)
+        copies: dict[tuple[str, int], list[int]] = {}
+        for index, card in enumerate(self.cards):
+            copies.setdefault((card.suit, card.rank), []).append(index)
+        # For each card, the bits of its suit's cards at each rank (index 14: an ace on top).
+        self.suit_bits = []
+        for card in self.cards:
+            bits = [0] * 15
+            for rank in range(1, 14):
+                for other in copies.get((card.suit, rank), ()):
+                    bits[rank] |= 1 << other
+            bits[14] = bits[1]
+            self.suit_bits.append(bits)
+        # Bits of all cards ranked above each card's rank: whether the sweep passes a rank.
+        self.same_rank_bits = [0] * count
+        for index in range(count):
+            for other in range(count):
+                if self.rank[other] == self.rank[index]:
+                    self.same_rank_bits[index] |= 1 << other
         self.memo: dict[int, int] = {}
-        self.choice: dict[int, tuple[int, int, bool]] = {}
+        self.choice: dict[int, tuple] = {}
 
-    def best(self, mask: int, wilds: int) -> int:
+    def _close(self, mask: int, rank_bits: int, wilds: int, size: int) -> tuple[int, int]:
+        """Wilds left once the open set of `size` is closed, if the sweep has passed its rank
+        (-1 if it cannot be completed), and the open size carried on."""
+        if not size or mask & rank_bits:
+            return wilds, size
+        need = 3 - size if size < 3 else 0
+        return wilds - need, 0
+
+    def best(self, mask: int, wilds: int, size: int = 0) -> int:
         if not mask:
             return 0
-        key = (mask << 5) | wilds
+        key = (mask << 7) | (wilds << 2) | size
         known = self.memo.get(key)
         if known is not None:
             return known
         low = mask & -mask
         index = low.bit_length() - 1
         rest = mask ^ low
-        if wilds >= 2 * mask.bit_count():
+        rank_bits = self.same_rank_bits[index]
+        value = self.value[index]
+        if not size and wilds >= 2 * mask.bit_count():
             # Every remaining natural can sit with two wilds.
-            self.choice[key] = (low, 2, False)
-            self.memo[key] = 0
-            self.best(rest, wilds - 2)
-            return 0
-        best = self.value[index] + self.best(rest, wilds)
-        choice = (0, 0, False)
-        for group, need, ace_high in self._options(index, low, mask, wilds):
-            if best == 0:
-                break
-            cost = self.best(mask & ~group, wilds - need)
+            best, choice = 0, ("set", 0, 0)
+            self.memo[key] = best
+            self.choice[key] = choice
+            return best
+        # Left out.
+        left, carried = self._close(rest, rank_bits, wilds, size)
+        best = _INFEASIBLE if left < 0 else value + self.best(rest, left, carried)
+        choice = ("out", 0, 0)
+        # Joins the set of its rank.
+        joined = size + 1 if size < 3 else 3
+        left, carried = self._close(rest, rank_bits, wilds, joined)
+        if left >= 0:
+            cost = self.best(rest, left, carried)
             if cost < best:
-                best = cost
-                choice = (group, need, ace_high)
+                best, choice = cost, ("set", 0, 0)
+        # The lowest natural of a run.
+        if best:
+            rank = self.rank[index]
+            bits = self.suit_bits[index]
+            directions = (False, True) if (self.high_aces and rank == 1) else (False,)
+            for ace_high in directions:
+                group = low
+                naturals = 1
+                ranks = range(13, 1, -1) if ace_high else range(rank + 1, 14)
+                start = 14 if ace_high else rank
+                for other_rank in ranks:
+                    present = bits[other_rank] & rest
+                    if not present:
+                        continue
+                    naturals += 1
+                    group |= present & -present
+                    gaps = abs(start - other_rank) + 1 - naturals
+                    if gaps > wilds:
+                        break
+                    need = gaps if gaps > 3 - naturals else 3 - naturals
+                    if need > wilds:
+                        continue
+                    after = mask & ~group
+                    left, carried = self._close(after, rank_bits, wilds - need, size)
+                    if left < 0:
+                        continue
+                    cost = self.best(after, left, carried)
+                    if cost < best:
+                        best, choice = cost, ("run", group, need, ace_high)
+                        if not best:
+                            break
         self.memo[key] = best
         self.choice[key] = choice
         return best
 
-    def _options(self, index: int, low: int, mask: int, wilds: int):
-        # Sets: the card with any choice of remaining copies of its rank (identical copies
-        # are interchangeable, so only how many of each is chosen matters).
-        by_card: dict[tuple, list[int]] = {}
-        for other in self.same_rank_after[index]:
-            if mask >> other & 1:
-                by_card.setdefault(self.cards[other], []).append(other)
-        steps = []
-        for indices in by_card.values():
-            masks = [0]
-            for other in indices:
-                masks.append(masks[-1] | (1 << other))
-            steps.append([(taken, number) for number, taken in enumerate(masks)])
-        for combo in product(*steps):
-            group = low
-            size = 1
-            for taken, number in combo:
-                group |= taken
-                size += number
-            need = 3 - size if size < 3 else 0
-            if need <= wilds:
-                yield group, need, False
-        # Runs upward from this card, topped by a present card.
-        rank = self.rank[index]
-        suit_copies = self.suit_copies[index]
-        for direction_high in (False, True) if (self.high_aces and rank == 1) else (False,):
-            group = low
-            naturals = 1
-            if direction_high:
-                ranks = range(13, 1, -1)
-                start = 14
-            else:
-                ranks = range(rank + 1, 14)
-                start = rank
-            for other_rank in ranks:
-                present = 0
-                for other in suit_copies[other_rank]:
-                    if mask >> other & 1:
-                        present = 1 << other
-                        break
-                if not present:
-                    continue
-                naturals += 1
-                group |= present
-                gaps = abs(start - other_rank) + 1 - naturals
-                if gaps > wilds:
-                    break
-                need = max(gaps, 3 - naturals)
-                if need <= wilds:
-                    yield group, need, direction_high
-
     def groups(self, mask: int, wilds: int) -> list[tuple[list[int], int, bool]]:
         """The melded groups of one best solution: (natural indices, wilds needed, ace high)."""
         found = []
+        gathering: list[int] = []  # the set being gathered
+        size = 0
         while mask:
-            key = (mask << 5) | wilds
+            key = (mask << 7) | (wilds << 2) | size
             if key not in self.choice:
-                self.best(mask, wilds)
-            group, need, ace_high = self.choice[key]
-            if group:
-                found.append(
-                    ([i for i in range(len(self.cards)) if group >> i & 1], need, ace_high)
-                )
+                self.best(mask, wilds, size)
+            choice = self.choice[key]
+            low = mask & -mask
+            index = low.bit_length() - 1
+            rank_bits = self.same_rank_bits[index]
+            if choice[0] == "set" and not size and wilds >= 2 * mask.bit_count():
+                # The shortcut: each remaining natural with two wilds.
+                for i in range(len(self.cards)):
+                    if mask >> i & 1:
+                        found.append(([i], 2, False))
+                return found
+            if choice[0] == "run":
+                _, group, need, ace_high = choice
+                indices = [i for i in range(len(self.cards)) if group >> i & 1]
+                found.append((indices, need, ace_high))
                 mask &= ~group
                 wilds -= need
             else:
-                mask &= ~(mask & -mask)
+                mask ^= low
+                if choice[0] == "set":
+                    gathering.append(index)
+                    size = size + 1 if size < 3 else 3
+            if size and not mask & rank_bits:
+                need = 3 - size if size < 3 else 0
+                found.append((gathering, need, False))
+                wilds -= need
+                gathering, size = [], 0
         return found
 
 
