@@ -115,6 +115,14 @@ def final_count(count: int, winner_all_pure: bool, rules: RummyRules) -> int:
 _SUIT_INDEX = {suit: index for index, suit in enumerate(SUITS)}
 _JOKER_ID = 52
 _ID_CARD = [Card(rank, suit) for suit in SUITS for rank in range(1, 14)] + [Card(0, "")]
+# Counts per card id packed in one integer, 5 bits a card; bit 4 of each field is a guard that
+# a subtraction clears only when a meld asks for more copies than are free.
+_FIELD = 5
+_GUARDS = sum(1 << (_FIELD * i + 4) for i in range(53))
+
+
+def _pack(counts) -> int:
+    return sum(n << (_FIELD * i) for i, n in enumerate(counts)) | _GUARDS
 
 
 def _card_id(card: Card) -> int:
@@ -124,17 +132,37 @@ def _card_id(card: Card) -> int:
 class _Meld:
     """A candidate meld over card ids: the ids standing as themselves and the joker slots."""
 
-    __slots__ = ("ids", "jokers", "kind", "value", "flex", "slots", "size", "pure")
+    __slots__ = ("ids", "jokers", "kind", "value", "flex", "slots", "size", "pure", "need", "plain")
 
-    def __init__(self, slots, kind, value, flex):
+    def __init__(self, slots, ids, kind, value, flex, need):
         self.slots = slots  # card ids in laid-out order, None where a joker stands in
-        self.ids = tuple(card_id for card_id in slots if card_id is not None)
-        self.jokers = len(slots) - len(self.ids)
+        self.ids = ids
+        self.size = len(slots)
+        self.jokers = self.size - len(ids)
         self.kind = kind
         self.value = value
         self.flex = flex  # wild-rank cards standing as themselves
-        self.size = len(slots)
         self.pure = kind == SEQUENCE and self.jokers == 0
+        self.need = need  # the ids packed, one per field
+        self.plain = len(ids) - flex  # cards that are not of the wild joker rank
+
+
+def _window_subsets(length: int, top_only: bool) -> list[list[int]]:
+    """For each pattern of present positions in a window, its non-empty sub-patterns; with
+    top_only, just those holding the window's top position (their canonical window)."""
+    table = []
+    for pattern in range(1 << length):
+        table.append(
+            [
+                sub
+                for sub in range(1, 1 << length)
+                if sub & pattern == sub and (not top_only or sub >> (length - 1))
+            ]
+        )
+    return table
+
+
+_SUBSETS = {(length, top): _window_subsets(length, top) for length in (3, 4) for top in (0, 1)}
 
 
 class _Hand:
@@ -151,6 +179,7 @@ class _Hand:
         self.printed = self.counts[_JOKER_ID]
         self.flex_total = sum(n for i, n in enumerate(self.counts) if self.flex[i])
         self.total = sum(self.value[i] * n for i, n in enumerate(self.counts))
+        self.free = _pack(self.counts)
         self._candidates = None
 
     def candidates(self) -> list[_Meld]:
@@ -159,40 +188,59 @@ class _Hand:
         if self._candidates is not None:
             return self._candidates
         counts, value, flex = self.counts, self.value, self.flex
-        found: dict[tuple, _Meld] = {}
+        melds: list[_Meld] = []
         for suit in range(4):
             base = suit * 13
+            # Bit p for position p: 1-13 the ranks, 14 an ace above the King.
+            present = sum(1 << pos for pos in range(1, 14) if counts[base + pos - 1])
+            if present & 2:
+                present |= 1 << 14
+            if not present:
+                continue
+            ids_at = [None] + [base + pos - 1 for pos in range(1, 14)] + [base]
             for length in (3, 4):
                 for start in range(1, 16 - length):
-                    ids = [
-                        base + (0 if pos == 14 else pos - 1) for pos in range(start, start + length)
-                    ]
-                    present = [i for i in ids if counts[i]]
-                    if not present:
+                    pattern = (present >> start) & ((1 << length) - 1)
+                    if not pattern:
                         continue
-                    for mask in range(1, 1 << len(present)):
-                        chosen = {present[b] for b in range(len(present)) if mask >> b & 1}
-                        slots = tuple(i if i in chosen else None for i in ids)
-                        key = (tuple(sorted(chosen)), len(ids) - len(chosen), SEQUENCE)
-                        if key not in found:
-                            found[key] = _Meld(
-                                slots,
-                                SEQUENCE,
-                                sum(value[i] for i in chosen),
-                                sum(flex[i] for i in chosen),
-                            )
+                    # A choice of cards belongs to the lowest window that holds it.
+                    subsets = _SUBSETS[length, start > 1][pattern]
+                    top_window = start + length - 1 == 14
+                    for sub in subsets:
+                        if top_window and sub == 1 << (length - 1):
+                            continue  # a lone ace with jokers is already made low
+                        slots = []
+                        ids = []
+                        total = extra = need = 0
+                        for offset in range(length):
+                            if sub >> offset & 1:
+                                card_id = ids_at[start + offset]
+                                slots.append(card_id)
+                                ids.append(card_id)
+                                total += value[card_id]
+                                extra += flex[card_id]
+                                need += 1 << (_FIELD * card_id)
+                            else:
+                                slots.append(None)
+                        melds.append(_Meld(tuple(slots), tuple(ids), SEQUENCE, total, extra, need))
         for rank in range(13):
             ids = [suit * 13 + rank for suit in range(4) if counts[suit * 13 + rank]]
             for size, kind in ((3, SET), (4, SET_OF_FOUR)):
                 for taken in range(2, min(size, len(ids)) + 1):
                     for chosen in combinations(ids, taken):
-                        found[(chosen, size - taken, kind)] = _Meld(
-                            chosen + (None,) * (size - taken),
-                            kind,
-                            sum(value[i] for i in chosen),
-                            sum(flex[i] for i in chosen),
+                        melds.append(
+                            _Meld(
+                                chosen + (None,) * (size - taken),
+                                chosen,
+                                kind,
+                                sum(value[i] for i in chosen),
+                                sum(flex[i] for i in chosen),
+                                sum(1 << (_FIELD * i) for i in chosen),
+                            )
                         )
-        self._candidates = list(found.values())
+        # In an impure meld a wild-rank card standing as itself is no different from one
+        # standing in as a joker, so only pure sequences keep such cards as themselves.
+        self._candidates = [m for m in melds if m.pure or not m.flex]
         return self._candidates
 
     def lay_out(self, melds: list[tuple]) -> tuple[tuple, tuple]:
@@ -231,58 +279,53 @@ def loser_arrangement(cards: list[Card], rules: RummyRules) -> Arrangement:
 
 
 def _loser(hand: _Hand) -> Arrangement:
-    counts = hand.counts
     candidates = [m for m in hand.candidates() if m.value > 0 and m.kind != SET_OF_FOUR]
     candidates.sort(key=lambda meld: -meld.value)
-    pool = hand.printed + hand.flex_total
     best_value = 0
     best_melds: list[_Meld] = []
     chosen: list[_Meld] = []
-    used = [0] * 53
 
-    def search(start, pool_left, fours, threes, sets, value):
+    def search(options, free, pool_left, fours, threes, sets, value):
+        """Try each meld of `options` (all still playable, richest first) after those chosen."""
         nonlocal best_value, best_melds
         if value > best_value:
             best_value = value
             best_melds = list(chosen)
         room = 4 - len(chosen)
-        if not room:
+        if not room or not options:
             return
         left_value = hand.total - value
-        for index in range(start, len(candidates)):
-            meld = candidates[index]
-            if value + min(meld.value * room, left_value) <= best_value:
+        tops = [0]
+        for meld in options:
+            tops.append(tops[-1] + meld.value)
+        count = len(options)
+        for index, meld in enumerate(options):
+            top = tops[min(index + room, count)] - tops[index]
+            if value + (top if top < left_value else left_value) <= best_value:
                 return
-            if meld.size == 4:
-                if fours:
-                    continue
-            elif threes == 3:
-                continue
-            if sets == 2 and meld.kind == SET:
-                continue
+            after = free - meld.need
             spend = meld.jokers + meld.flex
-            if spend > pool_left:
-                continue
-            ids = meld.ids
-            if any(used[i] >= counts[i] for i in ids):
-                continue
-            for i in ids:
-                used[i] += 1
-            chosen.append(meld)
+            fours_after = fours + (meld.size == 4)
+            threes_after = threes + (meld.size == 3)
+            sets_after = sets + (meld.kind == SET)
+            pool_after = pool_left - spend
             # The same meld may be laid twice when two decks hold both copies.
-            search(
-                index,
-                pool_left - spend,
-                fours + (meld.size == 4),
-                threes + (meld.size == 3),
-                sets + (meld.kind == SET),
-                value + meld.value,
-            )
+            playable = [
+                m
+                for m in options[index:]
+                if (after - m.need) & _GUARDS == _GUARDS
+                and m.jokers + m.flex <= pool_after
+                and (m.size == 3 or not fours_after)
+                and (m.size == 4 or threes_after < 3)
+                and (m.kind != SET or sets_after < 2)
+            ]
+            chosen.append(meld)
+            search(playable, after, pool_after, fours_after, threes_after, sets_after,
+                   value + meld.value)  # fmt: skip
             chosen.pop()
-            for i in ids:
-                used[i] -= 1
 
     # Every layout shown must hold a pure sequence: anchor the search on one.
+    pool = hand.printed + hand.flex_total
     richest = candidates[0].value if candidates else 0
     for anchor in candidates:
         if not anchor.pure:
@@ -291,13 +334,19 @@ def _loser(hand: _Hand) -> Arrangement:
             break
         if anchor.flex > pool:
             continue
-        for i in anchor.ids:
-            used[i] += 1
+        free = hand.free - anchor.need
+        fours, threes = int(anchor.size == 4), int(anchor.size == 3)
+        pool_left = pool - anchor.flex
+        playable = [
+            m
+            for m in candidates
+            if (free - m.need) & _GUARDS == _GUARDS
+            and m.jokers + m.flex <= pool_left
+            and (m.size == 3 or not fours)
+        ]
         chosen.append(anchor)
-        search(0, pool - anchor.flex, int(anchor.size == 4), int(anchor.size == 3), 0, anchor.value)
+        search(playable, free, pool_left, fours, threes, 0, anchor.value)
         chosen.pop()
-        for i in anchor.ids:
-            used[i] -= 1
 
     if best_value <= 0:
         return Arrangement(points=hand.total, melds=(), unmelded=tuple(sort_cards(hand.cards)))
@@ -316,82 +365,169 @@ class Declaration:
     arrangement: Arrangement
 
 
-def _covers(hand: _Hand, candidates: list[_Meld], cover_flex: bool, max_sets: int = 4):
-    """Ways to lay all 13 cards out as melds of 4, 3, 3 and 3 cards, as (melds, sizes of the
-    stand-in melds), a stand-in meld being made of jokers and spare wild-rank cards only."""
-    counts, flex = hand.counts, hand.flex
-    printed, flex_total = hand.printed, hand.flex_total
-    allow_joker_melds = hand.rules.all_joker_melds
-    must_cover = [i for i in range(52) if counts[i] and (cover_flex or not flex[i])]
-    containing: dict[int, list[_Meld]] = {i: [] for i in must_cover}
-    for meld in candidates:
-        for i in meld.ids:
-            if i in containing:
-                containing[i].append(meld)
-    chosen: list[_Meld] = []
-    used = [0] * 53
+class _Cover:
+    """Ways to lay all 13 cards out as melds of 4, 3, 3 and 3 cards.
 
-    def search(fours, threes, sets, slots, flex_used, uncovered):
-        capacity = 4 * (1 - fours) + 3 * (3 - threes)
-        if uncovered > capacity:
-            return
-        lowest = next((i for i in must_cover if used[i] < counts[i]), None)
-        if lowest is None:
-            flex_left = flex_total - flex_used
-            if printed + flex_left - slots != capacity:
-                return
-            sizes = [4] * (1 - fours) + [3] * (3 - threes)
-            flex_free = flex_left - max(0, slots - printed)
-            if sizes and not allow_joker_melds and flex_free < len(sizes):
-                return
-            yield list(chosen), sizes
-            return
-        for meld in containing[lowest]:
-            if meld.size == 4:
-                if fours:
+    Melds of two or more cards standing as themselves are searched, the lowest uncovered card
+    first; a card may also be a *single*, standing with jokers only, and the jokers and spare
+    wild-rank cards left over make *stand-in* melds. Singles and stand-ins are impure
+    sequences. A layout is (melds, single card ids, stand-in sizes).
+    """
+
+    def __init__(self, hand: _Hand, candidates, *, cover_flex=False, sets_of_four=False):
+        self.hand = hand
+        self.cover_flex = cover_flex
+        self.allow_singles = not cover_flex  # the all-pure layout has no jokers
+        counts, flex = hand.counts, hand.flex
+        self.must_cover = [i for i in range(52) if counts[i] and (cover_flex or not flex[i])]
+        self.cover_fields = sum(0b1111 << (_FIELD * i) for i in self.must_cover)
+        self.containing: dict[int, list[_Meld]] = {i: [] for i in self.must_cover}
+        for meld in candidates:
+            if meld.kind == SET_OF_FOUR and not sets_of_four:
+                continue
+            if len(meld.ids) < 2 and self.allow_singles:
+                continue
+            for i in meld.ids:
+                if i in self.containing:
+                    self.containing[i].append(meld)
+        self.uncovered = sum(counts[i] for i in self.must_cover)
+        self.hopeless = not self.allow_singles and any(
+            not self.containing[i] for i in self.must_cover
+        )
+
+    def best(self, anchors=None, enough=3):
+        """(level, layout): the best layout by the declaration checks in order — 3 valid,
+        2 too many sets, 1 the 4-card meld is a set — holding one of `anchors` (pure
+        sequences) if given; the layout only for level 3. (-1, None) when there is none.
+        The search stops at the first layout of level `enough` or better."""
+        hand = self.hand
+        printed, flex_total = hand.printed, hand.flex_total
+        allow_joker_melds = hand.rules.all_joker_melds
+        cover_fields, containing, cover_flex = self.cover_fields, self.containing, self.cover_flex
+        allow_singles = self.allow_singles
+        chosen: list[_Meld] = []
+        singles: list[int] = []
+        known: dict[tuple, int] = {}
+        found = []
+
+        def search(free, fours, four_set, threes, sets, slots, flex_used, uncovered):
+            capacity = 4 * (1 - fours) + 3 * (3 - threes)
+            placed = len(singles)
+            if uncovered + 3 * placed > capacity:
+                return -1
+            waiting = free & cover_fields
+            if not waiting:
+                sizes = [4] * (1 - fours) + [3] * (3 - threes)
+                if placed > len(sizes):
+                    return -1
+                flex_left = flex_total - flex_used
+                if placed + printed + flex_left - slots != capacity:
+                    return -1
+                stand_ins = len(sizes) - placed
+                flex_free = flex_left - max(0, slots - printed)
+                if stand_ins and not allow_joker_melds and flex_free < stand_ins:
+                    return -1
+                level = 1 if four_set else (2 if sets > 2 else 3)
+                if level == 3:
+                    found.append((list(chosen), list(singles), sizes[placed:]))
+                return level
+            melds_left = 4 - len(chosen) - placed
+            if melds_left < 2 and not _one_meld_can_hold(waiting, melds_left):
+                return -1
+            state = (free, fours, four_set, threes, sets, slots, flex_used, placed)
+            level = known.get(state)
+            if level is not None:
+                return level
+            best = -1
+            lowest = ((waiting & -waiting).bit_length() - 1) // _FIELD
+            for meld in containing[lowest]:
+                if meld.size == 4:
+                    if fours:
+                        continue
+                elif threes == 3:
                     continue
-            elif threes == 3:
+                if slots + meld.jokers > printed + flex_total - flex_used - meld.flex:
+                    continue
+                after = free - meld.need
+                if after & _GUARDS != _GUARDS:
+                    continue
+                chosen.append(meld)
+                level = search(
+                    after,
+                    fours + (meld.size == 4),
+                    four_set or meld.kind == SET_OF_FOUR,
+                    threes + (meld.size == 3),
+                    sets + (meld.kind == SET),
+                    slots + meld.jokers,
+                    flex_used + meld.flex,
+                    uncovered - (len(meld.ids) if cover_flex else meld.plain),
+                )
+                chosen.pop()
+                if level > best:
+                    best = level
+                    if best >= enough:
+                        return best
+            if allow_singles and len(chosen) + placed < 4:
+                singles.append(lowest)
+                level = search(
+                    free - (1 << (_FIELD * lowest)), fours, four_set, threes, sets, slots,
+                    flex_used, uncovered - 1,
+                )  # fmt: skip
+                singles.pop()
+                if level > best:
+                    best = level
+                    if best >= enough:
+                        return best
+            known[state] = best
+            return best
+
+        if self.hopeless:
+            return -1, None
+        if anchors is None:
+            level = search(hand.free, 0, False, 0, 0, 0, 0, self.uncovered)
+            return level, (found[0] if found else None)
+        best = -1
+        for anchor in anchors:
+            free = hand.free - anchor.need
+            if free & _GUARDS != _GUARDS or anchor.flex > printed + flex_total:
                 continue
-            if meld.kind != SEQUENCE and sets == max_sets:
-                continue
-            if slots + meld.jokers > printed + flex_total - flex_used - meld.flex:
-                continue
-            ids = meld.ids
-            if any(used[i] >= counts[i] for i in ids):
-                continue
-            for i in ids:
-                used[i] += 1
-            chosen.append(meld)
-            covered = sum(1 for i in ids if not flex[i] or cover_flex)
-            yield from search(
-                fours + (meld.size == 4),
-                threes + (meld.size == 3),
-                sets + (meld.kind != SEQUENCE),
-                slots + meld.jokers,
-                flex_used + meld.flex,
-                uncovered - covered,
+            chosen.append(anchor)
+            level = search(
+                free,
+                int(anchor.size == 4),
+                False,
+                int(anchor.size == 3),
+                0,
+                0,
+                anchor.flex,
+                self.uncovered - (len(anchor.ids) if cover_flex else anchor.plain),
             )
             chosen.pop()
-            for i in ids:
-                used[i] -= 1
+            best = max(best, level)
+            if best == 3:
+                return 3, found[0]
+        return best, None
 
-    yield from search(0, 0, 0, 0, 0, sum(counts[i] for i in must_cover))
 
-
-def _layout_level(melds: list[_Meld], stand_in_sizes: list[int]) -> int:
-    """How many of the declaration checks, in order, a layout passes: a pure sequence,
-    the 4-card meld a sequence, at least two sequences. Stand-in melds are impure sequences."""
-    if not any(meld.pure for meld in melds):
-        return 0
-    four_is_sequence = 4 in stand_in_sizes or any(
-        meld.size == 4 and meld.kind == SEQUENCE for meld in melds
-    )
-    if not four_is_sequence:
-        return 1
-    sequences = len(stand_in_sizes) + sum(meld.kind == SEQUENCE for meld in melds)
-    if sequences < 2:
-        return 2
-    return 3
+def _one_meld_can_hold(waiting: int, melds_left: int) -> bool:
+    """Whether the cards still waiting (packed counts) could all sit in one meld."""
+    if melds_left < 1:
+        return False
+    ids = []
+    while waiting:
+        card_id = ((waiting & -waiting).bit_length() - 1) // _FIELD
+        if (waiting >> (_FIELD * card_id)) & 0b1111 > 1 or len(ids) == 4:
+            return False  # two copies of a card, or five cards, never share a meld
+        ids.append(card_id)
+        waiting &= ~(0b11111 << (_FIELD * card_id))
+    suits = {card_id // 13 for card_id in ids}
+    ranks = [card_id % 13 for card_id in ids]
+    if len(suits) == 1:
+        if max(ranks) - min(ranks) < 4:
+            return True
+        high = [13 if rank == 0 else rank for rank in ranks]  # the ace above the King
+        return max(high) - min(high) < 4
+    return len(set(ranks)) == 1
 
 
 def declaration(cards: list[Card], rules: RummyRules) -> Declaration:
@@ -404,27 +540,37 @@ def declaration(cards: list[Card], rules: RummyRules) -> Declaration:
     if not pure:
         return Declaration(False, False, REASON_NO_PURE, _loser(hand))
     if not hand.printed:
-        for melds, sizes in _covers(hand, pure, cover_flex=True):
-            if not sizes:
-                melds.sort(key=_meld_order)
-                laid, _ = hand.lay_out([meld.slots for meld in melds])
-                return Declaration(True, True, None, Arrangement(0, laid, ()))
-    melds_only = [meld for meld in candidates if meld.kind != SET_OF_FOUR]
-    for melds, sizes in _covers(hand, melds_only, cover_flex=False, max_sets=2):
-        if _layout_level(melds, sizes) == 3:
-            melds.sort(key=_meld_order)
-            slots = [meld.slots for meld in melds] + [(None,) * size for size in sizes]
-            laid, _ = hand.lay_out(slots)
-            return Declaration(True, False, None, Arrangement(0, laid, ()))
-    best_level = -1
-    for melds, sizes in _covers(hand, candidates, cover_flex=False):
-        best_level = max(best_level, _layout_level(melds, sizes))
-        if best_level == 2:
-            break
-    reason = {
-        -1: REASON_NOT_FOUR_MELDS,
-        0: REASON_NO_PURE,
-        1: REASON_FOUR_CARD_SET,
-        2: REASON_TOO_FEW_SEQUENCES,
-    }[best_level]
+        level, layout = _Cover(hand, pure, cover_flex=True).best()
+        if layout and not layout[2]:
+            return Declaration(True, True, None, _declared(hand, *layout))
+    cover = _Cover(hand, candidates, sets_of_four=True)
+    level, layout = cover.best(anchors=pure)
+    if level == 3:
+        return Declaration(True, False, None, _declared(hand, *layout))
+    # Not valid: say which rule fails first, in the order a player checks them.
+    if level == 2:
+        reason = REASON_TOO_FEW_SEQUENCES
+    elif level == 1:
+        reason = REASON_FOUR_CARD_SET
+    elif cover.best(enough=1)[0] >= 0:
+        reason = REASON_NO_PURE
+    else:
+        reason = REASON_NOT_FOUR_MELDS
     return Declaration(False, False, reason, _loser(hand))
+
+
+def _declared(hand: _Hand, melds: list[_Meld], singles: list[int], stand_in_sizes: list[int]):
+    """The four melds of a valid declaration as real cards."""
+    melds = sorted(melds, key=_meld_order)
+    sizes = [4] * (1 - sum(m.size == 4 for m in melds)) + [3] * (
+        3 - sum(m.size == 3 for m in melds)
+    )
+    single_sizes = sizes[: len(singles)]
+    slots = [meld.slots for meld in melds]
+    slots += [
+        (card_id,) + (None,) * (size - 1)
+        for card_id, size in zip(singles, single_sizes, strict=True)
+    ]
+    slots += [(None,) * size for size in stand_in_sizes]
+    laid, _ = hand.lay_out(slots)
+    return Arrangement(0, laid, ())

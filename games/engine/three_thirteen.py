@@ -132,6 +132,9 @@ def arrange(cards: list[Card], round_number: int, rules: ThreeThirteenRules) -> 
 
 def arrange_cards(cards: list[Card], wild: int | None, rules: ThreeThirteenRules) -> Arrangement:
     """The least-penalty arrangement of any cards when `wild` (a rank, or None) is wild."""
+    plain = _arrange_plain(cards, wild, rules)
+    if plain is not None:
+        return plain
     wilds = sorted(
         (card for card in cards if card.is_joker or card.rank == wild),
         key=lambda card: -card_value(card, rules),
@@ -149,6 +152,153 @@ def arrange_cards(cards: list[Card], wild: int | None, rules: ThreeThirteenRules
         # No natural can be melded: the wilds meld only among themselves, if allowed.
         groups = []
     return _lay_out(search.cards, groups, wilds, search.value, rules)
+
+
+_SUIT_INDEX = {"C": 0, "D": 1, "H": 2, "S": 3}
+_RUN_TABLES: dict[tuple, list[int]] = {}
+
+
+def _run_table(rules: ThreeThirteenRules) -> list[int]:
+    """For every set of one suit's ranks (bit r-1 for rank r), what its cards cost when they
+    may only form runs: a block of 3 or more consecutive ranks melds, shorter blocks do not."""
+    key = (rules.aces, rules.faces)
+    table = _RUN_TABLES.get(key)
+    if table is not None:
+        return table
+    values = [card_value(Card(rank, "S"), rules) for rank in range(1, 14)]
+
+    def cost(bits: int, positions) -> int:
+        total = block = block_value = 0
+        for position, value in positions:
+            if bits >> position & 1:
+                block += 1
+                block_value += value
+            else:
+                if block < 3:
+                    total += block_value
+                block = block_value = 0
+        return total + (block_value if block < 3 else 0)
+
+    low = [(position, values[position]) for position in range(13)]
+    high = [(position, values[position % 13]) for position in range(1, 14)]
+    table = []
+    for mask in range(1 << 13):
+        best = cost(mask, low)
+        if rules.high_aces and mask & 1:
+            best = min(best, cost((mask & ~1) | (1 << 13), high))
+        table.append(best)
+    _RUN_TABLES[key] = table
+    return table
+
+
+def _arrange_plain(cards: list[Card], wild, rules: ThreeThirteenRules) -> Arrangement | None:
+    """The least-penalty arrangement of cards with no wild and no two alike (None otherwise):
+    each suit's runs come from a table, so only the choice of sets is searched (a rank of
+    four may also give one card to a run)."""
+    table = _run_table(rules)
+    masks = [0, 0, 0, 0]
+    suits_of = [0] * 14
+    by_id = {}
+    for card in cards:
+        rank = card.rank
+        if rank == 0 or rank == wild:
+            return None
+        suit = _SUIT_INDEX[card.suit]
+        bit = 1 << (rank - 1)
+        if masks[suit] & bit:
+            return None  # two alike: the general search handles copies
+        masks[suit] |= bit
+        suits_of[rank] |= 1 << suit
+        by_id[suit * 13 + rank] = card
+    options = []
+    for rank in range(1, 14):
+        held = suits_of[rank]
+        if held.bit_count() >= 3:
+            choices = [0, held]
+            if held == 0b1111:
+                choices += [held & ~(1 << suit) for suit in range(4)]
+            options.append((rank, choices))
+    best = table[masks[0]] + table[masks[1]] + table[masks[2]] + table[masks[3]]
+    best_sets: tuple = ()
+
+    def search(index, m0, m1, m2, m3, sets):
+        nonlocal best, best_sets
+        if index == len(options):
+            cost = table[m0] + table[m1] + table[m2] + table[m3]
+            if cost < best:
+                best, best_sets = cost, sets
+            return
+        rank, choices = options[index]
+        bit = 1 << (rank - 1)
+        for suits in choices:
+            search(
+                index + 1,
+                m0 & ~bit if suits & 1 else m0,
+                m1 & ~bit if suits & 2 else m1,
+                m2 & ~bit if suits & 4 else m2,
+                m3 & ~bit if suits & 8 else m3,
+                sets + ((rank, suits),) if suits else sets,
+            )
+
+    if options:
+        search(0, *masks, ())
+    # Lay out the sets chosen, then each suit's blocks of three or more as runs.
+    melds = []
+    for rank, suits in best_sets:
+        melds.append(tuple(by_id[suit * 13 + rank] for suit in range(4) if suits >> suit & 1))
+        for suit in range(4):
+            if suits >> suit & 1:
+                masks[suit] &= ~(1 << (rank - 1))
+                del by_id[suit * 13 + rank]
+    for suit in range(4):
+        if not masks[suit]:
+            continue
+        for run in _runs_of(masks[suit], rules, table):
+            melds.append(tuple(by_id.pop(suit * 13 + rank) for rank in run))
+    unmelded = sort_cards(by_id.values())
+    return Arrangement(best, tuple(melds), tuple(unmelded))
+
+
+_RUN_LAYOUTS: dict[tuple, list[list[int]]] = {}
+
+
+def _runs_of(mask: int, rules: ThreeThirteenRules, table: list[int]) -> list[list[int]]:
+    """The runs (lists of ranks) that give a suit's cards their table cost."""
+    key = (rules.aces, rules.faces, mask)
+    runs = _RUN_LAYOUTS.get(key)
+    if runs is None:
+        runs = _RUN_LAYOUTS[key] = _find_runs(mask, rules, table)
+    return runs
+
+
+def _find_runs(mask: int, rules: ThreeThirteenRules, table: list[int]) -> list[list[int]]:
+    bits = mask
+    ace_high = False
+    if rules.high_aces and mask & 1:
+        values = [card_value(Card(rank, "S"), rules) for rank in range(1, 14)]
+        low_cost = sum(values[r] for r in range(13) if mask >> r & 1) - sum(
+            values[r - 1] for run in _blocks(mask, range(13)) for r in run
+        )
+        if low_cost != table[mask]:
+            ace_high = True
+            bits = (mask & ~1) | (1 << 13)
+    return [
+        [1 if r == 14 else r for r in run]
+        for run in _blocks(bits, range(1, 14) if ace_high else range(13))
+    ]
+
+
+def _blocks(bits: int, positions) -> list[list[int]]:
+    """Blocks of 3 or more consecutive set positions, as ranks (position + 1)."""
+    blocks, current = [], []
+    for position in list(positions) + [None]:
+        if position is not None and bits >> position & 1:
+            current.append(position + 1)
+        else:
+            if len(current) >= 3:
+                blocks.append(current)
+            current = []
+    return blocks
 
 
 def went_out_error(arrangement: Arrangement) -> str | None:
