@@ -210,13 +210,25 @@ def _arrange_plain(cards: list[Card], wild, rules: ThreeThirteenRules) -> Arrang
         masks[suit] |= bit
         suits_of[rank] |= 1 << suit
         by_id[suit * 13 + rank] = card
+    # Which cards could finish three in a row of their own suit: only those are worth
+    # keeping out of a set of their rank.
+    runnable = 0
+    for suit in range(4):
+        bits = masks[suit] | ((masks[suit] & 1) << 13 if rules.high_aces else 0)
+        starts = bits & (bits >> 1) & (bits >> 2)
+        cover = starts | (starts << 1) | (starts << 2)
+        cover = (cover | (cover >> 13)) & 0x1FFF
+        runnable |= cover << (13 * suit)
     options = []
     for rank in range(1, 14):
         held = suits_of[rank]
         if held.bit_count() >= 3:
-            choices = [0, held]
-            if held == 0b1111:
-                choices += [held & ~(1 << suit) for suit in range(4)]
+            free = [suit for suit in range(4) if runnable >> (13 * suit + rank - 1) & 1]
+            choices = [held]
+            if free:
+                choices.append(0)
+                if held == 0b1111:
+                    choices += [held & ~(1 << suit) for suit in free]
             options.append((rank, choices))
     best = table[masks[0]] + table[masks[1]] + table[masks[2]] + table[masks[3]]
     best_sets: tuple = ()
