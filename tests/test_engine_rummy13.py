@@ -144,3 +144,9 @@ def test_two_decks_let_the_same_set_be_laid_twice():
     result = count("AC 2C 3C 4C AC 2C 3C 5C 5D 5H 5C 5D 5H")
     assert result.points == 0
     assert meld_texts(result.melds).count("5C 5D 5H") == 2
+
+
+def test_a_loser_may_leave_out_the_same_set_twice_beside_two_sequences():
+    result = count("2C 3C 4C 5C AC 2C 3C 8C 8D 8H 8C 8D 8H", jokers=0)
+    assert result.points == 0
+    assert meld_texts(result.melds) == ["2C 3C 4C 5C", "8C 8D 8H", "8C 8D 8H", "AC 2C 3C"]

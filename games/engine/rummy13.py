@@ -132,7 +132,10 @@ def _card_id(card: Card) -> int:
 class _Meld:
     """A candidate meld over card ids: the ids standing as themselves and the joker slots."""
 
-    __slots__ = ("ids", "jokers", "kind", "value", "flex", "slots", "size", "pure", "need", "plain")
+    __slots__ = (
+        "ids", "jokers", "kind", "value", "flex", "slots", "size", "pure", "need", "plain",
+        "copies",
+    )  # fmt: skip
 
     def __init__(self, slots, ids, kind, value, flex, need):
         self.slots = slots  # card ids in laid-out order, None where a joker stands in
@@ -145,6 +148,7 @@ class _Meld:
         self.pure = kind == SEQUENCE and self.jokers == 0
         self.need = need  # the ids packed, one per field
         self.plain = len(ids) - flex  # cards that are not of the wild joker rank
+        self.copies = 1  # how many times the hand could lay it (set by the hand)
 
 
 def _window_subsets(length: int, top_only: bool) -> list[list[int]]:
@@ -238,6 +242,8 @@ class _Hand:
                                 sum(1 << (_FIELD * i) for i in chosen),
                             )
                         )
+        for meld in melds:
+            meld.copies = min(counts[i] for i in meld.ids)
         # In an impure meld a wild-rank card standing as itself is no different from one
         # standing in as a joker, so only pure sequences keep such cards as themselves.
         self._candidates = [m for m in melds if m.pure or not m.flex]
@@ -295,12 +301,16 @@ def _loser(hand: _Hand) -> Arrangement:
         if not room or not options:
             return
         left_value = hand.total - value
-        tops = [0]
-        for meld in options:
-            tops.append(tops[-1] + meld.value)
         count = len(options)
         for index, meld in enumerate(options):
-            top = tops[min(index + room, count)] - tops[index]
+            # The most the next `room` melds could add: the richest first, each as often as
+            # the hand holds its cards (two decks can lay the same meld twice).
+            top, wanted, j = 0, room, index
+            while wanted and j < count:
+                take = options[j].copies if options[j].copies < wanted else wanted
+                top += options[j].value * take
+                wanted -= take
+                j += 1
             if value + (top if top < left_value else left_value) <= best_value:
                 return
             after = free - meld.need

@@ -1,0 +1,72 @@
+import os
+from pathlib import Path
+
+import pytest
+
+# Tests that touch the database are marked so CI can run them again on PostgreSQL.
+DATABASE_FIXTURES = {
+    "db",
+    "transactional_db",
+    "live_server",
+    "django_user_model",
+    "admin_user",
+    "admin_client",
+}
+CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+SCREENSHOTS = Path(__file__).resolve().parent.parent / "test-artifacts" / "screenshots"
+PHONE = {"width": 390, "height": 844}
+
+
+def pytest_collection_modifyitems(items):
+    for item in items:
+        fixtures = set(getattr(item, "fixturenames", ()))
+        if item.get_closest_marker("django_db") or fixtures & DATABASE_FIXTURES:
+            item.add_marker(pytest.mark.database)
+
+
+@pytest.fixture(scope="session")
+def browser():
+    """Debian's Chromium, headless, driven by Playwright (it cannot download browsers here)."""
+    if not Path(CHROMIUM).exists():
+        pytest.fail(f"Chromium is not at {CHROMIUM}: install Debian's chromium package")
+    # Playwright's sync API runs an event loop in this thread; the ORM calls in the tests
+    # and the live server thread are ordinary synchronous code.
+    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        launched = playwright.chromium.launch(
+            executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS
+        )
+        yield launched
+        launched.close()
+
+
+@pytest.fixture
+def phone(browser, live_server):
+    """A page in a 390x844 phone-sized window against the live server."""
+    context = browser.new_context(
+        viewport=PHONE, is_mobile=True, has_touch=True, base_url=live_server.url
+    )
+    context.set_default_timeout(10_000)
+    page = context.new_page()
+    yield page
+    context.close()
+
+
+def screenshot(page, name: str) -> Path:
+    """Save a full-page screenshot and check the page has no horizontal scrolling."""
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    path = SCREENSHOTS / f"{name}.png"
+    page.screenshot(path=str(path), full_page=True)
+    overflow = page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
+    assert overflow <= 0, f"{name}: the page scrolls sideways by {overflow}px"
+    return path
