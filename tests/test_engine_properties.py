@@ -1,5 +1,6 @@
 """The solver against the slow reference in tests/reference.py, on generated hands."""
 
+import os
 from collections import Counter
 
 from hypothesis import HealthCheck, assume, given, settings
@@ -11,7 +12,12 @@ from games.engine.three_thirteen import ThreeThirteenRules, arrange
 from games.engine.three_thirteen import card_value as tt_card_value
 from tests import reference
 
-PROPERTY = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+# PROPERTY_EXAMPLES raises the count for a long bug hunt; CI uses the default.
+PROPERTY = settings(
+    max_examples=int(os.environ.get("PROPERTY_EXAMPLES", "150")),
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow],
+)
 
 
 def deck(decks: int, jokers: int, ranks=range(1, 14), suits=SUITS) -> list[Card]:
