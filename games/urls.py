@@ -1,7 +1,27 @@
+from django.contrib.auth import views as auth_views
 from django.urls import path
 
 from . import views
 
 urlpatterns = [
     path("", views.home, name="home"),
+    path("signup/", views.signup, name="signup"),
+    path("login/", auth_views.LoginView.as_view(redirect_authenticated_user=True), name="login"),
+    path("logout/", auth_views.LogoutView.as_view(), name="logout"),
+    path("players/", views.players, name="players"),
+    path("games/new/", views.new_game, name="new_game"),
+    path("games/<int:game_id>/", views.game, name="game"),
+    path("games/<int:game_id>/finish/", views.finish_game, name="finish_game"),
+    path("games/<int:game_id>/rounds/<int:number>/", views.round_page, name="round"),
+    path(
+        "games/<int:game_id>/rounds/<int:number>/status/",
+        views.round_status,
+        name="round_status",
+    ),
+    path(
+        "games/<int:game_id>/rounds/<int:number>/seats/<int:seat_id>/",
+        views.hand_entry,
+        name="hand_entry",
+    ),
+    path("nights/<int:night_id>/", views.night, name="night"),
 ]

@@ -1,0 +1,26 @@
+// Small progressive touches; every form works without this file.
+document.documentElement.classList.add("js");
+
+document.addEventListener("DOMContentLoaded", () => {
+  // New game: tap a saved player to add them to the seat order.
+  const players = document.querySelector("#id_players");
+  document.querySelectorAll("[data-add-player]").forEach((chip) => {
+    chip.addEventListener("click", () => {
+      const names = players.value.split(",").map((n) => n.trim()).filter(Boolean);
+      const name = chip.dataset.addPlayer;
+      if (!names.some((n) => n.toLowerCase() === name.toLowerCase())) names.push(name);
+      players.value = names.join(", ");
+      chip.disabled = true;
+    });
+  });
+  // New game: show only the chosen game's options.
+  const kinds = document.querySelectorAll("input[name=kind]");
+  const showOptions = () => {
+    const chosen = document.querySelector("input[name=kind]:checked");
+    document.querySelectorAll(".options[data-game]").forEach((box) => {
+      box.hidden = Boolean(chosen) && box.dataset.game !== chosen.value;
+    });
+  };
+  kinds.forEach((input) => input.addEventListener("change", showOptions));
+  showOptions();
+});
