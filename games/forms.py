@@ -46,7 +46,8 @@ class NewGameForm(forms.Form):
     # Three Thirteen options (RULES.md defaults).
     tt_decks = forms.IntegerField(
         required=False, min_value=1, max_value=12, label="Decks",
-        help_text="Leave empty for 1 with two players, 2 with three or four, one more per two more.",
+        help_text="Leave empty for 1 with two players, 2 with three or four, "
+        "one more per two more.",
     )  # fmt: skip
     tt_aces = forms.ChoiceField(
         choices=[("low", "Low only; an ace left over costs 1"),

@@ -1,4 +1,5 @@
 from collections import Counter
+from contextlib import suppress
 from datetime import timedelta
 
 from django.contrib import messages
@@ -359,15 +360,11 @@ def _edit_cards(post) -> str:
     except CardError:
         return text  # keep what was typed; the panel shows what is wrong with it
     if post.get("tap"):
-        try:
+        with suppress(CardError, IndexError):
             cards.append(parse_hand(post["tap"])[0])
-        except (CardError, IndexError):
-            pass
     if post.get("untap"):
-        try:
+        with suppress(CardError, IndexError, ValueError):
             cards.remove(parse_hand(post["untap"])[0])
-        except (CardError, IndexError, ValueError):
-            pass
     return format_cards(cards)
 
 
