@@ -162,9 +162,14 @@ def rescore_round(round_: Round) -> None:
     game = round_.game
     hands = list(round_.hands.all())
     rules = game.engine_rules
-    doubled = any(h.outcome == Hand.WENT_OUT and h.all_pure for h in hands)
-    for hand in hands:
-        scored = score_entry(game, round_.number, hand.outcome, hand.cards, hand.entered_points)
+    scored_hands = [
+        (hand, score_entry(game, round_.number, hand.outcome, hand.cards, hand.entered_points))
+        for hand in hands
+    ]
+    doubled = any(
+        hand.outcome == Hand.WENT_OUT and scored.all_pure for hand, scored in scored_hands
+    )
+    for hand, scored in scored_hands:
         points = scored.points if scored.points is not None else hand.points
         if not game.is_three_thirteen and hand.outcome == Hand.CARDS:
             points = final_count(points, doubled, rules)

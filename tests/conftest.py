@@ -70,3 +70,58 @@ def screenshot(page, name: str) -> Path:
     overflow = page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
     assert overflow <= 0, f"{name}: the page scrolls sideways by {overflow}px"
     return path
+
+
+# ---------------------------------------------------------------- factories
+
+PASSWORD = "Table-talk-42"
+
+
+@pytest.fixture
+def make_member(django_user_model):
+    """A login with its own group, as signing up makes one."""
+    from games.models import Group, Membership
+
+    def make(username="ann"):
+        user = django_user_model.objects.create_user(username=username, password=PASSWORD)
+        group = Group.objects.create(name=f"{username}'s table")
+        Membership.objects.create(user=user, group=group)
+        return user
+
+    return make
+
+
+@pytest.fixture
+def member(make_member):
+    return make_member("ann")
+
+
+@pytest.fixture
+def signed_in(client, member):
+    client.force_login(member)
+    return client
+
+
+@pytest.fixture
+def make_game():
+    """A game started the way the new-game form starts one, with its first round open."""
+    from django.utils import timezone
+
+    from games import table
+    from games.models import Game, GameNight, Player, Seat
+
+    def make(user, kind="three-thirteen", names=("Ann", "Bob", "Cid"), **rules):
+        group = user.membership.group
+        night, _ = GameNight.objects.get_or_create(group=group, date=timezone.localdate())
+        game = Game.objects.create(group=group, night=night, kind=kind, rules=rules)
+        for position, name in enumerate(names):
+            player, _ = Player.objects.get_or_create(group=group, name=name)
+            Seat.objects.create(game=game, player=player, position=position)
+        table.current_round(game)
+        return game
+
+    return make
+
+
+def hand_url(game, number, seat):
+    return f"/games/{game.pk}/rounds/{number}/seats/{seat.pk}/"

@@ -1,0 +1,241 @@
+import pytest
+
+from games.models import Game, GameNight, Hand, HandChange, Player
+from tests.conftest import hand_url
+
+pytestmark = pytest.mark.django_db
+
+NEW_GAME = {
+    "kind": "three-thirteen", "players": "Ann, Bob, Cid", "date": "2026-11-22",
+    "tt_aces": "low", "tt_faces": "ten", "tt_jokers": 0, "tt_all_wild_melds": "yes",
+    "r_decks": 2, "r_jokers": 2, "r_all_joker_melds": "yes", "r_format": "open",
+    "r_pool_limit": 101, "r_first_drop": 20, "r_middle_drop": 40, "r_wrong_declaration": 80,
+}  # fmt: skip
+
+
+def seats(game):
+    return list(game.seats.select_related("player"))
+
+
+def save(client, game, number, seat, cards="", outcome="cards", version=0, htmx=False, **extra):
+    data = {"outcome": outcome, "cards": cards, "save": "1", "version": version, **extra}
+    headers = {"HTTP_HX_REQUEST": "true"} if htmx else {}
+    return client.post(hand_url(game, number, seat), data, **headers)
+
+
+def test_new_game_seats_players_in_order_and_stores_the_options(signed_in, member):
+    response = signed_in.post("/games/new/", {**NEW_GAME, "players": "Cid, Ann, Bob, Dee, Eve"})
+    game = Game.objects.get()
+    assert response["Location"] == f"/games/{game.pk}/rounds/1/"
+    assert [s.player.name for s in seats(game)] == ["Cid", "Ann", "Bob", "Dee", "Eve"]
+    assert game.rules["decks"] == 3  # five players: one deck more than four
+    assert game.rounds.get().dealer.player.name == "Cid"
+    assert Player.objects.count() == 5
+    page = signed_in.get(f"/games/{game.pk}/").content.decode()
+    assert "low only" in page and "J, Q, K cost" in page
+
+
+def test_a_game_needs_two_players(signed_in):
+    response = signed_in.post("/games/new/", {**NEW_GAME, "players": "Ann"})
+    assert "at least two players" in response.content.decode()
+    assert not Game.objects.exists()
+
+
+def test_games_started_the_same_evening_share_a_game_night(signed_in):
+    signed_in.post("/games/new/", NEW_GAME)
+    signed_in.post("/games/new/", {**NEW_GAME, "kind": "rummy13"})
+    assert GameNight.objects.count() == 1
+    assert Game.objects.count() == 2
+
+
+def test_round_page_shows_cards_wild_rank_and_dealer(signed_in, member, make_game):
+    game = make_game(member)
+    page = signed_in.get(f"/games/{game.pk}/rounds/1/").content.decode()
+    assert "<strong>3</strong> cards a hand" in page
+    assert "<strong>3s</strong> are wild" in page
+    assert "<strong>Ann</strong> deals" in page
+    assert 'aria-label="7 of hearts"' in page
+
+
+def test_tapping_cards_shows_the_melds_and_points(signed_in, member, make_game):
+    game = make_game(member, names=("Ann", "Bob"))
+    seat = seats(game)[0]
+    url = hand_url(game, 1, seat)
+    response = signed_in.post(url, {"outcome": "cards", "cards": "5H 6H", "tap": "7H"},
+                              HTTP_HX_REQUEST="true")  # fmt: skip
+    text = response.content.decode()
+    assert response.status_code == 200
+    assert text.lstrip().startswith('<section class="hand-panel"')  # the partial only
+    assert 'value="5H 6H 7H"' in text
+    assert "<strong>0</strong> points" in text
+    assert not Hand.objects.exists()  # tapping never saves
+
+
+def test_tapping_a_chosen_card_takes_it_back(signed_in, member, make_game):
+    game = make_game(member)
+    response = signed_in.post(hand_url(game, 1, seats(game)[0]),
+                              {"outcome": "cards", "cards": "5H 6H 7H", "untap": "6H"})  # fmt: skip
+    assert 'value="5H 7H"' in response.content.decode()
+
+
+def test_a_wrong_count_is_named_and_nothing_is_lost(signed_in, member, make_game):
+    game = make_game(member)
+    response = save(signed_in, game, 1, seats(game)[0], "5H 6H 7H 8H")
+    text = response.content.decode()
+    assert response.status_code == 422
+    assert "4 cards chosen; this hand holds 3" in text
+    assert 'value="5H 6H 7H 8H"' in text
+    assert not Hand.objects.exists()
+
+
+def test_an_unknown_card_is_named(signed_in, member, make_game):
+    game = make_game(member)
+    response = save(signed_in, game, 1, seats(game)[0], "5H 6H 1H")
+    assert "&quot;1H&quot; is not a card" in response.content.decode()
+    assert 'value="5H 6H 1H"' in response.content.decode()
+
+
+def test_too_many_copies_across_the_round_name_the_card(signed_in, member, make_game):
+    game = make_game(member, names=("Ann", "Bob"))  # rules default to 2 decks
+    ann, bob = seats(game)
+    save(signed_in, game, 1, ann, "KS KS 2C", outcome="cards")
+    response = save(signed_in, game, 1, bob, "KS 9D 2C")
+    text = response.content.decode()
+    assert "KS (King of spades) appears 3 copies across the hands of this round" in text
+    assert Hand.objects.count() == 1
+
+
+def test_went_out_needs_a_hand_that_melds_completely(signed_in, member, make_game):
+    game = make_game(member)
+    response = save(signed_in, game, 1, seats(game)[0], "5H 6H 8C", outcome="went_out")
+    assert "does not meld completely" in response.content.decode()
+    assert not Hand.objects.exists()
+
+
+def test_a_round_completes_and_the_next_dealer_is_to_the_left(signed_in, member, make_game):
+    game = make_game(member)
+    ann, bob, cid = seats(game)
+    save(signed_in, game, 1, ann, "5H 6H 7H", outcome="went_out")
+    save(signed_in, game, 1, bob, "KS QD 2C")
+    save(signed_in, game, 1, cid, outcome="points", points="12")
+    assert game.rounds.get(number=1).completed_at is not None
+    page = signed_in.get(f"/games/{game.pk}/").content.decode()
+    assert "Enter round 2 · Bob deals" in page
+    assert 'title="Entered as a number"' in page
+    hands = {h.seat.player.name: h.points for h in Hand.objects.select_related("seat__player")}
+    assert hands == {"Ann": 0, "Bob": 22, "Cid": 12}
+
+
+def test_two_players_cannot_both_go_out(signed_in, member, make_game):
+    game = make_game(member, names=("Ann", "Bob"))
+    ann, bob = seats(game)
+    save(signed_in, game, 1, ann, "5H 6H 7H", outcome="went_out")
+    save(signed_in, game, 1, bob, "9S 10S JS", outcome="went_out")
+    page = signed_in.get(f"/games/{game.pk}/rounds/1/").content.decode()
+    assert "Only one player can be marked as went out (Ann, Bob are)" in page
+    assert game.rounds.get().completed_at is None
+
+
+def test_a_double_submit_saves_once(signed_in, member, make_game):
+    game = make_game(member)
+    ann = seats(game)[0]
+    first = save(signed_in, game, 1, ann, "KS QD 2C")
+    second = save(signed_in, game, 1, ann, "KS QD 2C")
+    assert first.status_code == second.status_code == 302
+    assert Hand.objects.count() == 1
+    assert HandChange.objects.count() == 1
+
+
+def test_a_second_phone_is_shown_the_saved_hand_instead_of_overwriting(signed_in, member,
+                                                                        make_game):  # fmt: skip
+    game = make_game(member)
+    ann = seats(game)[0]
+    save(signed_in, game, 1, ann, "KS QD 2C")  # phone one
+    response = save(signed_in, game, 1, ann, "9S 9D 2C", htmx=True)  # phone two loaded version 0
+    text = response.content.decode()
+    assert response.status_code == 409
+    assert "Saved from another phone" in text and "KS QD 2C" in text
+    assert 'value="9S 9D 2C"' in text  # the second phone's entry is kept
+    assert Hand.objects.get().cards == "KS QD 2C"
+    # Saving again, knowingly, replaces it and the history keeps both.
+    version = Hand.objects.get().version
+    save(signed_in, game, 1, ann, "9S 9D 2C", version=version)
+    assert Hand.objects.get().cards == "9S 9D 2C"
+    assert HandChange.objects.count() == 2
+
+
+def test_editing_an_earlier_round_changes_totals_and_is_recorded(signed_in, member, make_game):
+    game = make_game(member, names=("Ann", "Bob"))
+    ann, bob = seats(game)
+    save(signed_in, game, 1, ann, "5H 6H 7H", outcome="went_out")
+    save(signed_in, game, 1, bob, "KS QD 2C")
+    signed_in.get(f"/games/{game.pk}/")  # opens round 2
+    hand = Hand.objects.get(seat=bob)
+    save(signed_in, game, 1, bob, "KS QD AC", version=hand.version)
+    assert Hand.objects.get(seat=bob).points == 21
+    footer = signed_in.get(f"/games/{game.pk}/").content.decode().split("<tfoot>")[1]
+    assert ">21</td>" in footer
+    history = signed_in.get(f"/games/{game.pk}/rounds/1/").content.decode()
+    assert "Cards counted: KS QD 2C (22) → Cards counted: KS QD AC (21)" in history
+
+
+def test_finishing_gives_standings_where_equal_totals_share_a_place(signed_in, member,
+                                                                    make_game):  # fmt: skip
+    game = make_game(member)
+    ann, bob, cid = seats(game)
+    save(signed_in, game, 1, ann, "5H 6H 7H", outcome="went_out")
+    save(signed_in, game, 1, bob, "KS QD 2C")
+    save(signed_in, game, 1, cid, "KC QH 2D")
+    signed_in.post(f"/games/{game.pk}/finish/")
+    page = signed_in.get(f"/games/{game.pk}/").content.decode()
+    assert "Final standings" in page
+    assert page.count('<span class="place">2</span>') == 2  # Bob and Cid tie on 22
+    assert '<span class="place">3</span>' not in page
+    home = signed_in.get("/").content.decode()
+    assert "Won by" in home and "<strong>Ann</strong>" in home
+
+
+def test_rummy_all_pure_declaration_doubles_the_others(signed_in, member, make_game):
+    game = make_game(member, kind="rummy13", names=("Ann", "Bob"), max_count=80)
+    ann, bob = seats(game)
+    save(signed_in, game, 1, bob, "AH 3H 5H 7H 9S JS KS 2C 4C 6C 8D 10D QD")
+    assert Hand.objects.get(seat=bob).points == 80  # 94, capped
+    save(signed_in, game, 1, ann, "AS 2S 3S 4S 5D 6D 7D 8C 9C 10C JH QH KH", outcome="went_out")
+    assert Hand.objects.get(seat=bob).points == 80
+    page = signed_in.get(f"/games/{game.pk}/rounds/1/").content.decode()
+    assert "the other counts are doubled" in page
+
+
+def test_rummy_doubling_without_a_cap(signed_in, member, make_game):
+    game = make_game(member, kind="rummy13", names=("Ann", "Bob"))
+    ann, bob = seats(game)
+    save(signed_in, game, 1, bob, "5H 6H 7H 8C 8D 8S 2C 4D 9S JC QD KH AS")
+    assert Hand.objects.get(seat=bob).points == 55
+    save(signed_in, game, 1, ann, "AS 2S 3S 4S 5D 6D 7D 8C 9C 10C JH QH KH", outcome="went_out")
+    assert Hand.objects.get(seat=bob).points == 110
+
+
+def test_an_invalid_declaration_gives_the_reason(signed_in, member, make_game):
+    game = make_game(member, kind="rummy13", names=("Ann", "Bob"))
+    response = save(signed_in, game, 1, seats(game)[0],
+                    "AH 3H 5H 7H 9S JS KS 2C 4C 6C 8D 10D QD", outcome="went_out")  # fmt: skip
+    assert "Not a valid declaration: no pure sequence" in response.content.decode()
+    assert not Hand.objects.exists()
+
+
+def test_pool_rummy_drops_put_a_player_out_and_the_deal_skips_them(signed_in, member,
+                                                                    make_game):  # fmt: skip
+    game = make_game(member, kind="rummy13", names=("Ann", "Bob", "Cid"),
+                     format="pool", pool_limit=101)  # fmt: skip
+    ann, bob, cid = seats(game)
+    winner_cards = "AS 2S 3S 4S 5D 6D 7D 8C 9C 10C JH QH KH"
+    for number in (1, 2):
+        save(signed_in, game, number, ann, outcome="went_out", cards=winner_cards)
+        save(signed_in, game, number, bob, outcome="wrong_declaration")
+        save(signed_in, game, number, cid, outcome="drop")
+        signed_in.get(f"/games/{game.pk}/")  # opens the next deal
+    assert sum(Hand.objects.filter(seat=bob).values_list("points", flat=True)) == 160
+    deal3 = game.rounds.get(number=3)
+    assert deal3.dealer.player.name == "Cid"  # Ann, then Bob: Bob is out, so Cid
+    page = signed_in.get(f"/games/{game.pk}/rounds/3/").content.decode()
+    assert "hand-{}".format(bob.pk) not in page
