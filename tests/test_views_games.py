@@ -238,4 +238,4 @@ def test_pool_rummy_drops_put_a_player_out_and_the_deal_skips_them(signed_in, me
     deal3 = game.rounds.get(number=3)
     assert deal3.dealer.player.name == "Cid"  # Ann, then Bob: Bob is out, so Cid
     page = signed_in.get(f"/games/{game.pk}/rounds/3/").content.decode()
-    assert "hand-{}".format(bob.pk) not in page
+    assert f"hand-{bob.pk}" not in page
