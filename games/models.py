@@ -189,6 +189,16 @@ class Hand(models.Model):
     def manual(self) -> bool:
         return self.outcome == self.POINTS
 
+    @property
+    def leftover(self) -> list[str]:
+        """The cards of the hand that are in none of its melds."""
+        left = self.cards.split()
+        for meld in self.melds:
+            for card in meld:
+                if card in left:
+                    left.remove(card)
+        return left
+
 
 class HandChange(models.Model):
     """One save of a hand that changed it: who, when, and what it was before and after."""

@@ -1,0 +1,195 @@
+"""Whole games played on a phone-sized Chromium by tapping cards, totals checked."""
+
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from games.engine.cards import parse_hand
+from tests.conftest import screenshot
+
+pytestmark = pytest.mark.browser
+
+RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"]
+
+
+def value(label: str) -> int:
+    """Three Thirteen default costs: ace 1, faces 10, others face value."""
+    return {"A": 1, "J": 10, "Q": 10, "K": 10}.get(label, 0) or int(label)
+
+
+def sign_up(page, username="table"):
+    page.goto("/signup/")
+    screenshot(page, "signup")
+    page.get_by_label("Username").fill(username)
+    page.get_by_label("Password", exact=True).fill("Shuffle-and-deal-9")
+    page.get_by_label("Password confirmation").fill("Shuffle-and-deal-9")
+    page.get_by_role("button", name="Sign up").click()
+    expect(page.get_by_role("heading", name="New game")).to_be_visible()
+
+
+def start_game(page, kind_label, players, extra=None):
+    page.goto("/games/new/")
+    page.get_by_text(kind_label, exact=True).click()
+    page.get_by_label("Players, starting with the first dealer and going left").fill(players)
+    for label, option in (extra or {}).items():
+        page.get_by_text(option, exact=True).click() if label == "radio" else None
+    screenshot(page, f"new-game-{kind_label.split()[0].lower()}")
+    page.get_by_role("button", name="Start the game").click()
+    expect(page.locator("h1")).to_contain_text(re.compile("Round 1|Deal 1"))
+
+
+def panel_for(page, name):
+    return page.locator("section.hand-panel").filter(
+        has=page.locator("summary .who", has_text=re.compile(f"^{name}$"))
+    )
+
+
+def enter_hand(page, name, cards: str, outcome: str | None = None):
+    """Tap each card of the hand on the player's picker, choose the outcome, save."""
+    panel = panel_for(page, name)
+    details = panel.locator("details")
+    if details.get_attribute("open") is None:
+        panel.locator("summary").click()
+    total = len(cards.split())
+    for count, card in enumerate(parse_hand(cards), start=1):
+        with page.expect_response(lambda r: "/seats/" in r.url):
+            panel_for(page, name).get_by_role("button", name=card.name, exact=True).click()
+        expect(panel_for(page, name).locator(".count")).to_have_text(
+            re.compile(rf"^{count} of \d+ cards$")
+        )
+    assert total == count
+    if outcome:
+        with page.expect_response(lambda r: "/seats/" in r.url):
+            panel_for(page, name).get_by_text(outcome, exact=True).click()
+        expect(panel_for(page, name).get_by_label(outcome)).to_be_checked()
+    with page.expect_response(lambda r: "/seats/" in r.url and r.request.method == "POST"):
+        panel_for(page, name).get_by_role("button", name=f"Save {name}'s hand").click()
+    errors = panel_for(page, name).locator(".field-error").all_inner_texts()
+    assert not errors, f"{name}: {errors}"
+    expect(panel_for(page, name).locator(".saved-now")).to_be_visible()
+
+
+def totals_on_table(page) -> list[int]:
+    cells = page.locator("table.scores tfoot td")
+    return [int(text) for text in cells.all_inner_texts()]
+
+
+def three_thirteen_hands(round_number: int):
+    """(went-out hand, two losing hands with their penalties) with no wild card but the
+    went-out hand's: runs for the winner, a run of diamonds and unmeldable cards for the
+    others (distinct ranks, clubs and spades taking turns, so no set and no run)."""
+    size = round_number + 2
+    wild = RANKS[size - 1]
+    winner = " ".join(f"{RANKS[i]}H" for i in range(size))
+    naturals = [label for label in RANKS if label != wild]
+    run_start = 4 if wild not in RANKS[4:7] else 7
+    run = [RANKS[run_start + i] for i in range(3)]
+    # A rank of the run may come back in clubs or spades: two of a rank make no set.
+    others = [label for label in naturals if label not in run]
+    junk_ranks = (others + run)[: size - 3]
+    junk_ranks_two = (others[::-1] + run)[: size - 3]
+    losers = []
+    for ranks in (junk_ranks, junk_ranks_two):
+        ordered = sorted(ranks, key=RANKS.index)
+        junk = [f"{label}{'CS'[i % 2]}" for i, label in enumerate(ordered)]
+        cards = " ".join([f"{label}D" for label in run] + junk)
+        losers.append((cards, sum(value(label) for label in ranks)))
+    return winner, losers
+
+
+def test_a_whole_game_of_three_thirteen_for_three_players(phone, live_server):
+    page = phone
+    sign_up(page)
+    start_game(page, "Three Thirteen", "Ann, Bob, Cid")
+    names = ["Ann", "Bob", "Cid"]
+    expected = dict.fromkeys(names, 0)
+    for round_number in range(1, 12):
+        expect(page.locator("h1")).to_have_text(f"Round {round_number} of 11")
+        expect(page.locator(".round-facts")).to_contain_text(f"{round_number + 2} cards a hand")
+        dealer = names[(round_number - 1) % 3]
+        expect(page.locator(".round-facts")).to_contain_text(f"{dealer} deals")
+        winner_cards, losers = three_thirteen_hands(round_number)
+        out = names[round_number % 3]
+        others = [name for name in names if name != out]
+        enter_hand(page, out, winner_cards, outcome="Went out")
+        for name, (cards, penalty) in zip(others, losers, strict=True):
+            enter_hand(page, name, cards)
+            expected[name] += penalty
+        expect(page.locator("#round-status .done")).to_contain_text("Round complete")
+        if round_number in (1, 11):
+            screenshot(page, f"three-thirteen-round-{round_number}")
+        page.locator("#round-status a.button").click()
+        expect(page.locator("table.scores")).to_be_visible()
+        assert totals_on_table(page) == [expected[name] for name in names]
+        if round_number == 1:
+            screenshot(page, "three-thirteen-table")
+        if round_number < 11:
+            page.get_by_role("link", name=re.compile(f"Enter round {round_number + 1}")).click()
+    expect(page.get_by_role("heading", name="Final standings")).to_be_visible()
+    screenshot(page, "three-thirteen-final")
+    best = min(expected.values())
+    winners = page.locator(".standings-list li.winner .who").all_inner_texts()
+    assert sorted(winners) == sorted(n for n in names if expected[n] == best)
+    page.get_by_role("link", name="Round 1: show every hand").click()
+    expect(page.locator(".shown-hand .meld").first).to_be_visible()
+    screenshot(page, "three-thirteen-round-detail")
+    page.goto("/")
+    expect(page.locator(".game-result").first).to_contain_text("Won by")
+    screenshot(page, "home-with-nights")
+    page.locator(".night h2 a").first.click()
+    screenshot(page, "game-night")
+    page.goto("/players/")
+    screenshot(page, "players")
+
+
+RUMMY_VALUE = {"A": 10, "J": 10, "Q": 10, "K": 10}
+
+
+def rummy_count(cards: str) -> int:
+    return sum(
+        0 if c.is_joker else RUMMY_VALUE.get(c.label, 0) or c.rank for c in parse_hand(cards)
+    )
+
+
+def test_three_deals_of_13_card_rummy(phone, live_server):
+    page = phone
+    sign_up(page, "rummy")
+    start_game(page, "13-card Rummy", "Ann, Bob, Cid")
+    deals = [
+        # winner, winner's hand (valid, one joker), losers with the cards they count
+        ("Ann", "AS 2S 3S 4S 5D 6D 7D 8C 9C 10C JK QH KH", {
+            "Bob": ("5H 6H 7H 2C 4D 9S JC QD KS AD 3C 8D 10S", "2C 4D 9S JC QD KS AD 3C 8D 10S"),
+            "Cid": ("8H 8S 8D 2H 3S 5C 7C 9D JD QS KC AC 4H", None),  # no pure sequence
+        }),
+        ("Bob", "2H 3H 4H 5H 6C 7C 8C 9D 9S 9H QD QS QC", {
+            "Cid": ("AC 2C 3C 5S 7D 9C JH KD 4S 6D 8S 10H JS", "5S 7D 9C JH KD 4S 6D 8S 10H JS"),
+            "Ann": ("KH KD 2D 4C 6H 8H 10D QH AS 3D 5C 7S 9H", None),
+        }),
+        ("Cid", "AH 2H 3H 4H 5S 6S 7S 8D 9D 10D JC QC KC", {  # all pure: others double
+            "Ann": ("9C 10C JC 2D 4S 6H 8S QD KS AD 3C 5H 7D", "2D 4S 6H 8S QD KS AD 3C 5H 7D"),
+            "Bob": ("2S 2C 2D 4D 6C 8H 10S QS KD AC 3S 5D 7H", None),
+        }),
+    ]
+    names = ["Ann", "Bob", "Cid"]
+    expected = dict.fromkeys(names, 0)
+    for number, (winner, winner_cards, losers) in enumerate(deals, start=1):
+        expect(page.locator("h1")).to_have_text(f"Deal {number}")
+        enter_hand(page, winner, winner_cards, outcome="Declared and won")
+        doubled = number == 3
+        for name, (cards, counted) in losers.items():
+            enter_hand(page, name, cards)
+            points = rummy_count(counted if counted else cards)
+            expected[name] += points * 2 if doubled else points
+        expect(page.locator("#round-status .done")).to_contain_text("Deal complete")
+        if doubled:
+            expect(page.locator("#round-status .notice")).to_contain_text("doubled")
+        screenshot(page, f"rummy-deal-{number}")
+        page.locator("#round-status a.button").click()
+        assert totals_on_table(page) == [expected[name] for name in names]
+        if number < 3:
+            page.get_by_role("link", name=re.compile(f"Enter deal {number + 1}")).click()
+    screenshot(page, "rummy-table")
+    page.get_by_role("button", name="Finish the game now").click()
+    expect(page.get_by_role("heading", name="Final standings")).to_be_visible()
+    screenshot(page, "rummy-final")
