@@ -146,9 +146,14 @@ def _show(scored: Scored, arrangement) -> None:
     scored.unmelded = [str(card) for card in arrangement.unmelded]
 
 
-def summary(outcome: str, cards: str, points: int | None) -> str:
+def outcome_label(game: Game, outcome: str) -> str:
+    """How the round page names a hand's outcome in this game."""
+    return dict(outcome_choices(game)).get(outcome) or dict(Hand.OUTCOMES)[outcome]
+
+
+def summary(game: Game, outcome: str, cards: str, points: int | None) -> str:
     """A hand in a few words for its change history."""
-    label = dict(Hand.OUTCOMES)[outcome]
+    label = outcome_label(game, outcome)
     if outcome == Hand.POINTS:
         return f"{points} points entered"
     if cards:
@@ -221,7 +226,7 @@ def save_hand(round_: Round, seat: Seat, outcome, cards_text, entered, version, 
             return hand, scored
         if version != hand.version:
             raise Conflict(hand)
-        old = summary(hand.outcome, hand.cards, hand.entered_points), hand.points
+        old = summary(game, hand.outcome, hand.cards, hand.entered_points), hand.points
         hand.outcome, hand.cards, hand.entered_points = outcome, cards, stored_entry
         hand.version += 1
         hand.updated_at, hand.updated_by = timezone.now(), user
@@ -242,7 +247,7 @@ def save_hand(round_: Round, seat: Seat, outcome, cards_text, entered, version, 
         changed_by=user,
         old_summary=old[0],
         old_points=old[1],
-        new_summary=summary(outcome, cards, stored_entry),
+        new_summary=summary(game, outcome, cards, stored_entry),
         new_points=hand.points,
     )
     update_completion(round_)

@@ -268,6 +268,7 @@ def _panel(game, round_, seat, hand, *, outcome=None, cards=None, points=None, v
         "size": table.hand_size(game, round_.number),
         "count": len(chosen),
         "open": hand is None or bool(error) or conflict is not None,
+        "label": table.outcome_label(game, hand.outcome) if hand else None,
     }
 
 

@@ -158,18 +158,36 @@ def test_three_deals_of_13_card_rummy(phone, live_server):
     start_game(page, "13-card Rummy", "Ann, Bob, Cid")
     deals = [
         # winner, winner's hand (valid, one joker), losers with the cards they count
-        ("Ann", "AS 2S 3S 4S 5D 6D 7D 8C 9C 10C JK QH KH", {
-            "Bob": ("5H 6H 7H 2C 4D 9S JC QD KS AD 3C 8D 10S", "2C 4D 9S JC QD KS AD 3C 8D 10S"),
-            "Cid": ("8H 8S 8D 2H 3S 5C 7C 9D JD QS KC AC 4H", None),  # no pure sequence
-        }),
-        ("Bob", "2H 3H 4H 5H 6C 7C 8C 9D 9S 9H QD QS QC", {
-            "Cid": ("AC 2C 3C 5S 7D 9C JH KD 4S 6D 8S 10H JS", "5S 7D 9C JH KD 4S 6D 8S 10H JS"),
-            "Ann": ("KH KD 2D 4C 6H 8H 10D QH AS 3D 5C 7S 9H", None),
-        }),
-        ("Cid", "AH 2H 3H 4H 5S 6S 7S 8D 9D 10D JC QC KC", {  # all pure: others double
-            "Ann": ("9C 10C JC 2D 4S 6H 8S QD KS AD 3C 5H 7D", "2D 4S 6H 8S QD KS AD 3C 5H 7D"),
-            "Bob": ("2S 2C 2D 4D 6C 8H 10S QS KD AC 3S 5D 7H", None),
-        }),
+        (
+            "Ann",
+            "AS 2S 3S 4S 5D 6D 7D 8C 9C 10C JK QH KH",
+            {
+                "Bob": (
+                    "5H 6H 7H 2C 4D 9S JC QD KS AD 3C 8D 10S",
+                    "2C 4D 9S JC QD KS AD 3C 8D 10S",
+                ),
+                "Cid": ("8H 8S 8D 2H 3S 5C 7C 9D JD QS KC AC 4H", None),  # no pure sequence
+            },
+        ),
+        (
+            "Bob",
+            "2H 3H 4H 5H 6C 7C 8C 9D 9S 9H QD QS QC",
+            {
+                "Cid": (
+                    "AC 2C 3C 5S 7D 9C JH KD 4S 6D 8S 10H JS",
+                    "5S 7D 9C JH KD 4S 6D 8S 10H JS",
+                ),
+                "Ann": ("KH KD 2D 4C 6H 8H 10D QH AS 3D 5C 7S 9H", None),
+            },
+        ),
+        (
+            "Cid",
+            "AH 2H 3H 4H 5S 6S 7S 8D 9D 10D JC QC KC",
+            {  # all pure: others double
+                "Ann": ("9C 10C JC 2D 4S 6H 8S QD KS AD 3C 5H 7D", "2D 4S 6H 8S QD KS AD 3C 5H 7D"),
+                "Bob": ("2S 2C 2D 4D 6C 8H 10S QS KD AC 3S 5D 7H", None),
+            },
+        ),
     ]
     names = ["Ann", "Bob", "Cid"]
     expected = dict.fromkeys(names, 0)

@@ -176,7 +176,7 @@ def test_editing_an_earlier_round_changes_totals_and_is_recorded(signed_in, memb
     footer = signed_in.get(f"/games/{game.pk}/").content.decode().split("<tfoot>")[1]
     assert ">21</td>" in footer
     history = signed_in.get(f"/games/{game.pk}/rounds/1/").content.decode()
-    assert "Cards counted: KS QD 2C (22) → Cards counted: KS QD AC (21)" in history
+    assert "Cards left: KS QD 2C (22) → Cards left: KS QD AC (21)" in history
 
 
 def test_finishing_gives_standings_where_equal_totals_share_a_place(signed_in, member,

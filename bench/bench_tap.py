@@ -1,0 +1,89 @@
+"""Server time of one tap on the card picker: the POST that re-scores a hand and renders the
+player's panel, as htmx sends it. Runs Django in-process on a throwaway SQLite database.
+
+    uv run python bench/bench_tap.py
+"""
+
+import os
+import random
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+database = Path(tempfile.mkdtemp()) / "bench.sqlite3"
+os.environ["SQLITE_PATH"] = str(database)
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "scorekeeper.settings")
+
+import django  # noqa: E402
+
+django.setup()
+
+from django.conf import settings  # noqa: E402
+from django.contrib.auth.models import User  # noqa: E402
+from django.core.management import call_command  # noqa: E402
+from django.test import Client  # noqa: E402
+from django.utils import timezone  # noqa: E402
+
+from games import table  # noqa: E402
+from games.engine.cards import JOKER, SUITS, Card, format_cards  # noqa: E402
+from games.models import Game, GameNight, Group, Membership, Player, Seat  # noqa: E402
+
+settings.ALLOWED_HOSTS = ["testserver"]
+
+
+def setup_game(user, kind, rules):
+    group = user.membership.group
+    night = GameNight.objects.create(group=group, date="2026-11-22")
+    game = Game.objects.create(group=group, night=night, kind=kind, rules=rules)
+    for position, name in enumerate(["Ann", "Bob", "Cid"]):
+        player, _ = Player.objects.get_or_create(group=group, name=name)
+        Seat.objects.create(game=game, player=player, position=position)
+    return game
+
+
+def main():
+    call_command("migrate", verbosity=0)
+    user = User.objects.create_user("bench", password="x")
+    Membership.objects.create(user=user, group=Group.objects.create(name="bench"))
+    client = Client()
+    client.force_login(user)
+    rng = random.Random(7)
+    deck = [Card(r, s) for s in SUITS for r in range(1, 14)] * 2 + [JOKER] * 2
+    cases = [
+        ("Three Thirteen, round 11 (13 cards)", "three-thirteen", {"jokers": 2}, 11),
+        ("13-card Rummy", "rummy13", {}, 1),
+    ]
+    print("Server time per tap (POST, re-score, render the panel), in-process, SQLite")
+    for name, kind, rules, number in cases:
+        game = setup_game(user, kind, rules)
+        if number > 1:
+            for _ in range(1, number):
+                round_ = table.current_round(game)
+                round_.completed_at = round_.completed_at or timezone.now()
+                round_.save()
+        round_ = table.current_round(game)
+        seat = game.seats.first()
+        url = f"/games/{game.pk}/rounds/{round_.number}/seats/{seat.pk}/"
+        times = []
+        for _ in range(3):
+            client.post(url, {"outcome": "cards", "cards": "", "tap": "5H"}, HTTP_HX_REQUEST="true")
+        for _ in range(60):
+            hand = rng.sample(deck, 13)
+            for count in range(1, 14):
+                data = {"outcome": "cards", "cards": format_cards(hand[: count - 1]),
+                        "tap": str(hand[count - 1]), "version": 0}  # fmt: skip
+                start = time.perf_counter()
+                response = client.post(url, data, HTTP_HX_REQUEST="true")
+                times.append((time.perf_counter() - start) * 1000)
+                assert response.status_code == 200
+        times.sort()
+        p99 = times[int(len(times) * 0.99)]
+        print(f"  {name}: {len(times)} taps  mean {statistics.fmean(times):.1f} ms  "
+              f"p99 {p99:.1f} ms  max {times[-1]:.1f} ms")  # fmt: skip
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,40 @@
+"""The forms post normally when JavaScript is off; htmx only makes them live."""
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.conftest import PHONE, screenshot
+
+pytestmark = pytest.mark.browser
+
+
+@pytest.fixture
+def plain_phone(browser, live_server):
+    context = browser.new_context(viewport=PHONE, java_script_enabled=False,
+                                  base_url=live_server.url)  # fmt: skip
+    page = context.new_page()
+    yield page
+    context.close()
+
+
+def test_a_hand_is_entered_and_saved_without_javascript(plain_phone, member, make_game, client):
+    from tests.conftest import PASSWORD
+
+    game = make_game(member, names=("Ann", "Bob"))
+    page = plain_phone
+    page.goto("/login/")
+    page.get_by_label("Username").fill("ann")
+    page.get_by_label("Password").fill(PASSWORD)
+    page.get_by_role("button", name="Log in").click()
+    page.goto(f"/games/{game.pk}/rounds/1/")
+    ann = page.locator("section.hand-panel").first
+    for name in ("5 of hearts", "6 of hearts", "7 of hearts"):
+        ann.get_by_role("button", name=name, exact=True).click()
+        ann = page.locator("section.hand-panel").first
+    expect(ann.get_by_label("Cards", exact=True)).to_have_value("5H 6H 7H")
+    expect(ann.locator(".points-line")).to_contain_text("0 points")
+    screenshot(page, "no-javascript-round")
+    ann.get_by_text("Went out", exact=True).click()
+    ann.get_by_role("button", name="Save Ann's hand").click()
+    expect(page.locator(".message")).to_contain_text("Ann's hand saved.")
+    assert game.rounds.get().hands.get().outcome == "went_out"
