@@ -165,3 +165,40 @@ class HandForm(forms.Form):
 
 class NightForm(forms.Form):
     date = forms.DateField(label="Date", widget=forms.DateInput(attrs={"type": "date"}))
+
+
+KIND_FILTER = [("", "Both games")] + GAME_KINDS
+
+
+class LeaderboardFilter(forms.Form):
+    kind = forms.ChoiceField(choices=KIND_FILTER, required=False, label="Game")
+    start = forms.DateField(required=False, label="From",
+                            widget=forms.DateInput(attrs={"type": "date"}))  # fmt: skip
+    end = forms.DateField(required=False, label="To",
+                          widget=forms.DateInput(attrs={"type": "date"}))  # fmt: skip
+
+    def clean(self):
+        data = super().clean()
+        if data.get("start") and data.get("end") and data["start"] > data["end"]:
+            raise forms.ValidationError("The start date is after the end date.")
+        return data
+
+
+class NightSearch(forms.Form):
+    player = forms.ModelChoiceField(queryset=Player.objects.none(), required=False,
+                                    empty_label="Anyone", label="Player")  # fmt: skip
+    kind = forms.ChoiceField(choices=KIND_FILTER, required=False, label="Game")
+
+    def __init__(self, *args, group=None, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["player"].queryset = Player.objects.filter(group=group)
+
+
+class ImportForm(forms.Form):
+    file = forms.FileField(label="Export file (JSON)")
+
+    def clean_file(self):
+        upload = self.cleaned_data["file"]
+        if upload.size > 20 * 1024 * 1024:
+            raise forms.ValidationError("The file is larger than 20 MB.")
+        return upload

@@ -39,10 +39,19 @@ class Membership(models.Model):
         return f"{self.user} in {self.group}"
 
 
+# Colours that stay apart for colour-blind eyes (Okabe-Ito, then Tol's muted), one per player.
+PLAYER_COLOURS = [
+    "#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#882255",
+    "#117733", "#332288", "#999933", "#AA4499", "#44AA99",
+]  # fmt: skip
+
+
 class Player(models.Model):
     name = models.CharField(max_length=40)
     group = models.ForeignKey(Group, on_delete=models.CASCADE, related_name="players")
     created_at = models.DateTimeField(default=timezone.now)
+    # Index into PLAYER_COLOURS, fixed when the player is added: one colour on every page.
+    colour_index = models.PositiveSmallIntegerField(default=0)
 
     class Meta:
         ordering = ["name"]
@@ -52,6 +61,18 @@ class Player(models.Model):
 
     def __str__(self):
         return self.name
+
+    def save(self, *args, **kwargs):
+        if self._state.adding and not self.colour_index:
+            self.colour_index = Player.objects.filter(group_id=self.group_id).count()
+        super().save(*args, **kwargs)
+
+    def get_absolute_url(self):
+        return reverse("player", args=[self.pk])
+
+    @property
+    def colour(self) -> str:
+        return PLAYER_COLOURS[self.colour_index % len(PLAYER_COLOURS)]
 
 
 class GameNight(models.Model):
@@ -208,6 +229,7 @@ class HandChange(models.Model):
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL
     )
     changed_at = models.DateTimeField(default=timezone.now)
+    changed_by_name = models.CharField(max_length=150, blank=True)  # kept through exports
     old_summary = models.CharField(max_length=250, blank=True)
     new_summary = models.CharField(max_length=250)
     old_points = models.IntegerField(null=True, blank=True)

@@ -245,6 +245,7 @@ def save_hand(round_: Round, seat: Seat, outcome, cards_text, entered, version, 
     HandChange.objects.create(
         hand=hand,
         changed_by=user,
+        changed_by_name=user.get_username() if user else "",
         old_summary=old[0],
         old_points=old[1],
         new_summary=summary(game, outcome, cards, stored_entry),

@@ -23,5 +23,11 @@ urlpatterns = [
         views.hand_entry,
         name="hand_entry",
     ),
+    path("nights/", views.nights_page, name="nights"),
     path("nights/<int:night_id>/", views.night, name="night"),
+    path("nights/<int:night_id>/export.<str:file_format>", views.export_data, name="export_night"),
+    path("players/<int:player_id>/", views.player_page, name="player"),
+    path("group/", views.leaderboard_page, name="leaderboard"),
+    path("group/export.<str:file_format>", views.export_data, name="export_group"),
+    path("group/import/", views.import_data, name="import"),
 ]

@@ -132,7 +132,7 @@ def _game_for(request, game_id) -> Game:
 
 def _score_table(game: Game):
     seats = list(game.seats.select_related("player"))
-    rounds = list(game.rounds.select_related("dealer"))
+    rounds = list(game.rounds.select_related("dealer").order_by("number"))
     hands = list(Hand.objects.filter(round__game=game))
     by_cell = {(h.round_id, h.seat_id): h for h in hands}
     total = Counter({seat.pk: 0 for seat in seats})
@@ -403,6 +403,8 @@ def finish_game(request, game_id):
 
 @login_required
 def night(request, night_id):
+    from .charts import line_chart
+
     group = group_of(request)
     night = get_object_or_404(GameNight, pk=night_id, group=group)
     form = NightForm(request.POST or None, initial={"date": night.date})
@@ -412,7 +414,162 @@ def night(request, night_id):
         messages.success(request, "Date changed.")
         return redirect(night)
     games = []
-    for game in night.games.prefetch_related("seats__player"):
+    for game in night.games.order_by("created_at"):
         context = _score_table(game)
-        games.append({"game": game, "standings": context["standings"]})
+        running = Counter()
+        series = {seat.pk: [] for seat in context["seats"]}
+        for row in context["rows"]:
+            for cell in row["cells"]:
+                running[cell["seat"].pk] += cell["hand"].points if cell["hand"] else 0
+                series[cell["seat"].pk].append(running[cell["seat"].pk])
+        chart = line_chart(
+            [(s.player.name, s.player.colour, series[s.pk]) for s in context["seats"]],
+            [str(row["round"].number) for row in context["rows"]],
+            f"Running totals, {game.get_kind_display()}",
+        ) if context["rows"] else None  # fmt: skip
+        games.append({"game": game, "chart": chart, **context})
     return render(request, "games/night.html", {"night": night, "form": form, "games": games})
+
+
+# ---------------------------------------------------------------- looking back
+
+
+@login_required
+def player_page(request, player_id):
+    from .charts import line_chart
+    from .history import KIND_NAMES, player_record
+
+    group = group_of(request)
+    player = get_object_or_404(Player, pk=player_id, group=group)
+    record = player_record(player)
+    charts = []
+    for kind, name in KIND_NAMES.items():
+        results = [r for r in record.results if r.game.kind == kind]
+        if results:
+            values = [r.total_of(player.pk) for r in results]
+            labels = [r.game.night.date.strftime("%d %b") for r in results]
+            title = f"{player.name}'s totals in {name}, game by game"
+            charts.append(line_chart([(name, player.colour, values)], labels, title))
+    kinds = [
+        {
+            "kind": kind,
+            "name": name,
+            "played": record.played[kind],
+            "won": record.won[kind],
+            "per_round": record.per_round.get(kind),
+            "went_out": record.went_out[kind],
+            "best": record.best.get(kind),
+            "worst": record.worst.get(kind),
+        }
+        for kind, name in KIND_NAMES.items()
+    ]
+    return render(request, "games/player.html", {
+        "player": player, "record": record, "kinds": kinds, "charts": charts,
+    })  # fmt: skip
+
+
+@login_required
+def leaderboard_page(request):
+    from .forms import LeaderboardFilter
+    from .history import leaderboard
+
+    group = group_of(request)
+    form = LeaderboardFilter(request.GET or None)
+    kind = start = end = None
+    if form.is_valid():
+        kind = form.cleaned_data["kind"] or None
+        start, end = form.cleaned_data["start"], form.cleaned_data["end"]
+    rows = leaderboard(group, kind, start, end)
+    return render(request, "games/leaderboard.html", {"form": form, "rows": rows})
+
+
+@login_required
+def nights_page(request):
+    from django.core.paginator import Paginator
+
+    from .forms import NightSearch
+
+    group = group_of(request)
+    form = NightSearch(request.GET or None, group=group)
+    nights = GameNight.objects.filter(group=group).order_by("-date", "-created_at")
+    if form.is_valid():
+        # Both conditions hold for one game: the player played that game.
+        wanted = {}
+        if form.cleaned_data["player"]:
+            wanted["games__seats__player"] = form.cleaned_data["player"]
+        if form.cleaned_data["kind"]:
+            wanted["games__kind"] = form.cleaned_data["kind"]
+        nights = nights.filter(**wanted).distinct()
+    page = Paginator(nights, 20).get_page(request.GET.get("page"))
+    games = (
+        Game.objects.filter(night__in=[n.pk for n in page])
+        .prefetch_related("seats__player")
+        .order_by("created_at")
+    )
+    by_night = {}
+    for game in games:
+        by_night.setdefault(game.night_id, []).append(game)
+    rows = [{"night": n, "games": by_night.get(n.pk, [])} for n in page]
+    query = request.GET.copy()
+    query.pop("page", None)
+    return render(request, "games/nights.html", {
+        "form": form, "page": page, "rows": rows, "query": query.urlencode(),
+    })  # fmt: skip
+
+
+def _download(content, filename, content_type):
+    from django.http import HttpResponse
+
+    response = HttpResponse(content, content_type=content_type)
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    return response
+
+
+@login_required
+def export_data(request, file_format, night_id=None):
+    import json
+
+    from .transfer import export_csv, export_json
+
+    if file_format not in ("csv", "json"):
+        raise Http404("Exports are CSV or JSON")
+    group = group_of(request)
+    night = get_object_or_404(GameNight, pk=night_id, group=group) if night_id else None
+    stem = f"game-night-{night.date.isoformat()}" if night else "scorekeeper-history"
+    if file_format == "csv":
+        return _download(export_csv(group, night), f"{stem}.csv", "text/csv; charset=utf-8")
+    body = json.dumps(export_json(group, night), indent=1, ensure_ascii=False)
+    return _download(body, f"{stem}.json", "application/json")
+
+
+@login_required
+def import_data(request):
+    import json
+
+    from .forms import ImportForm
+    from .transfer import ImportProblem, import_json
+
+    group = group_of(request)
+    form = ImportForm(request.POST or None, request.FILES or None)
+    problems = []
+    if request.method == "POST" and form.is_valid():
+        upload = form.cleaned_data["file"]
+        try:
+            data = json.loads(upload.read().decode("utf-8"))
+        except (UnicodeDecodeError, ValueError) as error:
+            problems = [f"the file is not JSON: {error}"]
+        else:
+            try:
+                counts = import_json(group, data)
+            except ImportProblem as problem:
+                problems = problem.problems
+            else:
+                messages.success(
+                    request,
+                    f"Imported {counts['nights']} game nights, {counts['games']} games and "
+                    f"{counts['hands']} hands.",
+                )
+                return redirect("nights")
+    empty = not (group.players.exists() or group.nights.exists())
+    return render(request, "games/import.html", {"form": form, "problems": problems,
+                                                 "empty": empty})  # fmt: skip

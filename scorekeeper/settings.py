@@ -99,6 +99,8 @@ AUTH_PASSWORD_VALIDATORS = [
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "home"
+# Messages live in the session, so logging in as someone else on a shared phone drops them.
+MESSAGE_STORAGE = "django.contrib.messages.storage.session.SessionStorage"
 # Stay logged in on the phone at the table for months.
 SESSION_COOKIE_AGE = 60 * 60 * 24 * 180
 

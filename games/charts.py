@@ -1,0 +1,57 @@
+"""Line charts drawn on the server as SVG geometry; the template writes the elements."""
+
+from dataclasses import dataclass
+
+WIDTH, HEIGHT = 360, 200
+LEFT, RIGHT, TOP, BOTTOM = 36, 10, 10, 24
+
+
+@dataclass
+class Line:
+    name: str
+    colour: str
+    points: str  # "x,y x,y …" for <polyline>
+    last: tuple  # where the line ends, for its dot
+
+
+def _nice_ceiling(value: float) -> int:
+    """A round number at or above value, for the top of the axis."""
+    if value <= 10:
+        return 10
+    for step in (10, 20, 25, 50, 100, 200, 250, 500, 1000):
+        if value <= step * 10:
+            return int(-(-value // step) * step)
+    return int(value)
+
+
+def line_chart(series, labels, title: str) -> dict:
+    """Geometry for a chart of `series` [(name, colour, [value or None, …])] over `labels`."""
+    values = [v for _, _, vs in series for v in vs if v is not None]
+    top = _nice_ceiling(max(values, default=0))
+    count = max(len(labels), 2)
+    plot_w, plot_h = WIDTH - LEFT - RIGHT, HEIGHT - TOP - BOTTOM
+
+    def x(i):
+        return round(LEFT + plot_w * i / (count - 1), 1)
+
+    def y(v):
+        return round(TOP + plot_h * (1 - v / top), 1) if top else TOP + plot_h
+
+    lines = []
+    for name, colour, vs in series:
+        coords = [(x(i), y(v)) for i, v in enumerate(vs) if v is not None]
+        if coords:
+            points = " ".join(f"{a},{b}" for a, b in coords)
+            lines.append(Line(name, colour, points, coords[-1]))
+    every = max(1, -(-len(labels) // 8))
+    return {
+        "title": title,
+        "width": WIDTH,
+        "height": HEIGHT,
+        "lines": lines,
+        "grid": [{"y": y(v), "label": v} for v in (0, top // 2, top)],
+        "ticks": [{"x": x(i), "label": label} for i, label in enumerate(labels) if i % every == 0],
+        "left": LEFT,
+        "right": WIDTH - RIGHT,
+        "baseline": HEIGHT - BOTTOM,
+    }

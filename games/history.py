@@ -1,0 +1,156 @@
+"""Looking back: results of finished games, leaderboards, a player's record.
+
+Every function here runs a fixed number of queries whatever the size of the history; the
+work that grows with the data is done in Python over those rows.
+"""
+
+from collections import Counter, defaultdict
+from dataclasses import dataclass, field
+
+from django.db.models import Avg, Count, IntegerField, Sum, Value
+from django.db.models.functions import Coalesce
+
+from .models import RUMMY13, THREE_THIRTEEN, Game, Hand, Player, Seat
+from .table import standings_from
+
+
+@dataclass
+class GameResult:
+    game: Game
+    seats: list = field(default_factory=list)
+    totals: dict = field(default_factory=dict)
+    places: list = field(default_factory=list)
+
+    @property
+    def winners(self) -> list[Seat]:
+        return [seat for place, seat, _ in self.places if place == 1]
+
+    def place_of(self, player_id: int) -> int | None:
+        for place, seat, _ in self.places:
+            if seat.player_id == player_id:
+                return place
+        return None
+
+    def total_of(self, player_id: int) -> int | None:
+        for seat in self.seats:
+            if seat.player_id == player_id:
+                return self.totals[seat.pk]
+        return None
+
+
+def game_results(games) -> list[GameResult]:
+    """Final totals and places of the games of a queryset, in two queries."""
+    results = {game.pk: GameResult(game) for game in games.select_related("night")}
+    seats = (
+        Seat.objects.filter(game__in=games.values("pk"))
+        .select_related("player")
+        .annotate(total=Coalesce(Sum("hands__points"), Value(0), output_field=IntegerField()))
+        .order_by("game_id", "position")
+    )
+    for seat in seats:
+        result = results[seat.game_id]
+        result.seats.append(seat)
+        result.totals[seat.pk] = seat.total
+    for result in results.values():
+        result.places = standings_from(result.seats, result.totals)
+    return list(results.values())
+
+
+def finished_games(group, kind=None, start=None, end=None, player=None):
+    games = Game.objects.filter(group=group, finished_at__isnull=False)
+    if kind:
+        games = games.filter(kind=kind)
+    if start:
+        games = games.filter(night__date__gte=start)
+    if end:
+        games = games.filter(night__date__lte=end)
+    if player:
+        games = games.filter(seats__player=player)
+    return games.order_by("night__date", "created_at")
+
+
+@dataclass
+class Standing:
+    player: Player
+    played: int = 0
+    wins: int = 0
+
+    @property
+    def win_rate(self) -> float:
+        return self.wins / self.played if self.played else 0.0
+
+
+def leaderboard(group, kind=None, start=None, end=None) -> list[Standing]:
+    """Games played, wins and win rate of each player, most wins first. A shared first place
+    counts as a win for each player in it."""
+    rows: dict[int, Standing] = {}
+    for result in game_results(finished_games(group, kind, start, end)):
+        winners = {seat.player_id for seat in result.winners}
+        for seat in result.seats:
+            row = rows.setdefault(seat.player_id, Standing(seat.player))
+            row.played += 1
+            row.wins += seat.player_id in winners
+    return sorted(rows.values(), key=lambda r: (-r.wins, -r.win_rate, r.player.name.lower()))
+
+
+@dataclass
+class Record:
+    """A player's history at the table, per game."""
+
+    player: Player
+    results: list = field(default_factory=list)  # GameResult of the player's finished games
+    played: Counter = field(default_factory=Counter)
+    won: Counter = field(default_factory=Counter)
+    per_round: dict = field(default_factory=dict)  # kind -> average points per round
+    by_round_number: list = field(default_factory=list)  # Three Thirteen: (round, avg, hands)
+    went_out: Counter = field(default_factory=Counter)
+    best: dict = field(default_factory=dict)  # kind -> GameResult
+    worst: dict = field(default_factory=dict)
+    head_to_head: list = field(default_factory=list)  # (opponent, wins, losses, ties)
+
+
+def player_record(player: Player) -> Record:
+    record = Record(player)
+    record.results = game_results(finished_games(player.group, player=player))
+    for result in record.results:
+        kind = result.game.kind
+        record.played[kind] += 1
+        record.won[kind] += result.place_of(player.pk) == 1
+        total = result.total_of(player.pk)
+        if kind not in record.best or total < record.best[kind].total_of(player.pk):
+            record.best[kind] = result
+        if kind not in record.worst or total > record.worst[kind].total_of(player.pk):
+            record.worst[kind] = result
+    hands = Hand.objects.filter(seat__player=player, round__completed_at__isnull=False)
+    for row in hands.values("round__game__kind").annotate(avg=Avg("points"), n=Count("id")):
+        record.per_round[row["round__game__kind"]] = (row["avg"], row["n"])
+    record.by_round_number = [
+        (row["round__number"], row["avg"], row["n"])
+        for row in hands.filter(round__game__kind=THREE_THIRTEEN)
+        .values("round__number")
+        .annotate(avg=Avg("points"), n=Count("id"))
+        .order_by("round__number")
+    ]
+    for row in (
+        hands.filter(outcome=Hand.WENT_OUT).values("round__game__kind").annotate(n=Count("id"))
+    ):
+        record.went_out[row["round__game__kind"]] = row["n"]
+    versus = defaultdict(lambda: [0, 0, 0])
+    opponents = {}
+    for result in record.results:
+        mine = result.total_of(player.pk)
+        for seat in result.seats:
+            if seat.player_id == player.pk:
+                continue
+            theirs = result.totals[seat.pk]
+            opponents[seat.player_id] = seat.player
+            tally = versus[seat.player_id]
+            tally[0 if mine < theirs else 1 if mine > theirs else 2] += 1
+    record.head_to_head = sorted(
+        ((opponents[pid], *tally) for pid, tally in versus.items()),
+        key=lambda row: row[0].name.lower(),
+    )
+    return record
+
+
+KIND_NAMES = {THREE_THIRTEEN: "Three Thirteen", RUMMY13: "13-card Rummy"}
