@@ -1,0 +1,67 @@
+"""The history pages on a phone, with the demo data a newcomer would see."""
+
+import pytest
+from django.core.management import call_command
+from playwright.sync_api import expect
+
+from tests.conftest import screenshot
+
+pytestmark = pytest.mark.browser
+
+
+def test_history_pages_on_a_phone(phone, live_server):
+    from games.management.commands.seed_demo import PASSWORD, USERNAME
+
+    call_command("seed_demo", nights=4, stdout=open("/dev/null", "w"))  # noqa: SIM115
+    page = phone
+    page.goto("/login/")
+    page.get_by_label("Username").fill(USERNAME)
+    page.get_by_label("Password").fill(PASSWORD)
+    page.get_by_role("button", name="Log in").click()
+    expect(page.get_by_role("heading", name="Game nights")).to_be_visible()
+    screenshot(page, "history-home")
+
+    page.get_by_role("link", name="History").click()
+    expect(page.locator(".night").first).to_be_visible()
+    screenshot(page, "history-nights")
+    page.get_by_label("Game", exact=True).select_option("rummy13")
+    page.get_by_role("button", name="Search").click()
+    screenshot(page, "history-nights-rummy")
+
+    page.locator(".night h2 a").first.click()
+    expect(page.locator("figure.chart svg").first).to_be_visible()
+    screenshot(page, "history-night")
+
+    page.get_by_role("link", name="Group").click()
+    expect(page.get_by_role("heading", name="Leaderboard")).to_be_visible()
+    screenshot(page, "history-leaderboard")
+
+    page.locator("table.data a").first.click()
+    expect(page.get_by_text("games played").first).to_be_visible()
+    screenshot(page, "history-player")
+
+    page.goto("/group/import/")
+    screenshot(page, "history-import")
+
+
+def test_no_page_scrolls_sideways_on_a_360px_phone(browser, live_server):
+    from games.management.commands.seed_demo import PASSWORD, USERNAME
+    from games.models import Game, Player
+
+    call_command("seed_demo", nights=2, stdout=open("/dev/null", "w"))  # noqa: SIM115
+    context = browser.new_context(viewport={"width": 360, "height": 740}, is_mobile=True,
+                                  base_url=live_server.url)  # fmt: skip
+    page = context.new_page()
+    page.goto("/login/")
+    page.get_by_label("Username").fill(USERNAME)
+    page.get_by_label("Password").fill(PASSWORD)
+    page.get_by_role("button", name="Log in").click()
+    game = Game.objects.filter(kind="three-thirteen").first() or Game.objects.first()
+    player = Player.objects.first()
+    for url in ["/", "/nights/", f"/nights/{game.night_id}/", f"/games/{game.pk}/",
+                f"/games/{game.pk}/rounds/1/", f"/players/{player.pk}/", "/group/",
+                "/players/", "/games/new/", "/group/import/"]:  # fmt: skip
+        page.goto(url)
+        width = page.evaluate("document.documentElement.scrollWidth")
+        assert width <= 360, f"{url} is {width}px wide"
+    context.close()
