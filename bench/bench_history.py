@@ -49,7 +49,8 @@ def main():
         ("one game night", f"/nights/{night.pk}/"),
         ("player page", f"/players/{player.pk}/"),
         ("group leaderboard", "/group/"),
-        ("leaderboard, Three Thirteen, 2024", "/group/?kind=three-thirteen&start=2024-01-01&end=2024-12-31"),
+        ("leaderboard, Three Thirteen, 2024",
+         "/group/?kind=three-thirteen&start=2024-01-01&end=2024-12-31"),
         ("export CSV (whole group)", "/group/export.csv"),
         ("export JSON (whole group)", "/group/export.json"),
     ]  # fmt: skip

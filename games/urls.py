@@ -14,11 +14,6 @@ urlpatterns = [
     path("games/<int:game_id>/finish/", views.finish_game, name="finish_game"),
     path("games/<int:game_id>/rounds/<int:number>/", views.round_page, name="round"),
     path(
-        "games/<int:game_id>/rounds/<int:number>/status/",
-        views.round_status,
-        name="round_status",
-    ),
-    path(
         "games/<int:game_id>/rounds/<int:number>/seats/<int:seat_id>/",
         views.hand_entry,
         name="hand_entry",

@@ -301,7 +301,9 @@ def _round_context(game, round_, panels=None):
 @login_required
 def round_page(request, game_id, number):
     game, round_ = _round_for(request, game_id, number)
-    return render(request, "games/round.html", _round_context(game, round_))
+    # htmx asks for the round's summary again after each save.
+    template = "games/round.html#round-status" if request.htmx else "games/round.html"
+    return render(request, template, _round_context(game, round_))
 
 
 @login_required
@@ -379,13 +381,6 @@ def _answer_hand(request, game, round_, seat, panel, status=200, refresh=False):
         return response
     context = _round_context(game, round_, panels={seat.pk: panel})
     return render(request, "games/round.html", context, status=status)
-
-
-@login_required
-def round_status(request, game_id, number):
-    """The round's summary (what is missing, who doubled, the way on), refreshed after saves."""
-    game, round_ = _round_for(request, game_id, number)
-    return render(request, "games/round.html#round-status", _round_context(game, round_))
 
 
 @login_required

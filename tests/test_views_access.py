@@ -15,7 +15,6 @@ def private_urls(game):
         ("get", f"/games/{game.pk}/"),
         ("post", f"/games/{game.pk}/finish/"),
         ("get", f"/games/{game.pk}/rounds/1/"),
-        ("get", f"/games/{game.pk}/rounds/1/status/"),
         ("post", hand_url(game, 1, seat)),
         ("get", f"/nights/{game.night_id}/"),
     ]

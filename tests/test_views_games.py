@@ -239,3 +239,12 @@ def test_pool_rummy_drops_put_a_player_out_and_the_deal_skips_them(signed_in, me
     assert deal3.dealer.player.name == "Cid"  # Ann, then Bob: Bob is out, so Cid
     page = signed_in.get(f"/games/{game.pk}/rounds/3/").content.decode()
     assert f"hand-{bob.pk}" not in page
+
+
+def test_the_round_summary_is_refreshed_by_htmx(signed_in, member, make_game):
+    game = make_game(member, names=("Ann", "Bob"))
+    save(signed_in, game, 1, seats(game)[0], "5H 6H 7H", outcome="went_out")
+    response = signed_in.get(f"/games/{game.pk}/rounds/1/", HTTP_HX_REQUEST="true")
+    text = response.content.decode()
+    assert text.lstrip().startswith('<section id="round-status"')
+    assert "Still to enter: Bob." in text
