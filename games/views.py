@@ -229,7 +229,12 @@ def _panel(game, round_, seat, hand, *, outcome=None, cards=None, points=None, v
     if points is None and hand and hand.outcome == Hand.POINTS:
         points = hand.entered_points
     version = version if version is not None else (hand.version if hand else 0)
-    if scored is None and (cards or outcome != Hand.CARDS):
+    unchanged = hand is not None and (outcome, cards) == (hand.outcome, hand.cards)
+    if scored is None and unchanged and (points is None or points == hand.entered_points):
+        # A saved hand shows what was stored (after any doubling) without scoring it again.
+        scored = table.Scored(points=hand.points, melds=hand.melds, unmelded=hand.leftover,
+                              all_pure=hand.all_pure)  # fmt: skip
+    elif scored is None and (cards or outcome != Hand.CARDS):
         scored = table.score_entry(game, round_.number, outcome, cards, points)
     chosen, parse_error = [], None
     try:
@@ -286,6 +291,7 @@ def _round_context(game, round_, panels=None):
     return {
         "game": game,
         "round": round_,
+        "hands": sorted(hands.values(), key=lambda h: h.seat.position),
         "panels": built,
         "outcomes": table.outcome_choices(game),
         "size": table.hand_size(game, round_.number),
