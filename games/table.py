@@ -285,26 +285,6 @@ def update_completion(round_: Round) -> None:
         round_.save(update_fields=["completed_at"])
 
 
-def totals_by_round(game: Game, seats, rounds, hands) -> dict:
-    """Running totals: {round number: {seat id: total after that round}}."""
-    running = Counter()
-    by_round = {}
-    points = {(h.round_id, h.seat_id): h.points for h in hands}
-    for round_ in rounds:
-        for seat in seats:
-            running[seat.pk] += points.get((round_.pk, seat.pk), 0)
-        by_round[round_.number] = dict(running)
-    return by_round
-
-
-def totals(game: Game) -> dict[int, int]:
-    """Each seat's total over the game's rounds."""
-    total = Counter({seat.pk: 0 for seat in game.seats.all()})
-    for seat_id, points in Hand.objects.filter(round__game=game).values_list("seat_id", "points"):
-        total[seat_id] += points
-    return dict(total)
-
-
 def active_seats(game: Game, round_number: int) -> list[Seat]:
     """Seats still playing in a round: in pool Rummy, a player whose total before the round
     has reached the pool limit is out."""

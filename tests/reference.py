@@ -110,6 +110,14 @@ def rummy_kinds(meld, wild_rank, all_joker_melds: bool) -> set[tuple[str, bool]]
     return kinds
 
 
+def _may_add(size, kind, fours, threes, sets) -> bool:
+    """Whether one more meld still fits a winning layout: one 4-card meld, a sequence;
+    three 3-card melds; two sets."""
+    if size == 4:
+        return not fours and kind == "sequence"
+    return threes < 3 and not (kind == "set" and sets == 2)
+
+
 def _melds_with_first(rest):
     """Every group of 3 or 4 cards that holds the first card, with what is left."""
     first, others = rest[0], rest[1:]
@@ -140,11 +148,7 @@ def rummy_loser_count(cards, wild_rank=None, all_joker_melds=True) -> int:
         for meld, left in _melds_with_first(rest):
             value = sum(rummy_value(c, wild_rank) for c in meld)
             for kind, is_pure in kinds(meld):
-                if len(meld) == 4 and (fours or kind != "sequence"):
-                    continue
-                if len(meld) == 3 and threes == 3:
-                    continue
-                if kind == "set" and sets == 2:
+                if not _may_add(len(meld), kind, fours, threes, sets):
                     continue
                 after = most(
                     left,
@@ -175,11 +179,7 @@ def rummy_declaration(cards, wild_rank=None, all_joker_melds=True) -> tuple[bool
             return fours == 1 and threes == 3 and pure
         for meld, left in _melds_with_first(rest):
             for kind, is_pure in kinds(meld):
-                if len(meld) == 4 and (fours or kind != "sequence"):
-                    continue
-                if len(meld) == 3 and threes == 3:
-                    continue
-                if kind == "set" and sets == 2:
+                if not _may_add(len(meld), kind, fours, threes, sets):
                     continue
                 if valid(
                     left,

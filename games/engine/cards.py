@@ -64,11 +64,6 @@ class Card:
 JOKER = Card(0, "")
 
 
-def full_deck() -> list[Card]:
-    """The 52 natural cards of one deck, suit by suit."""
-    return [Card(rank, suit) for suit in SUITS for rank in range(1, 14)]
-
-
 def parse_card(token: str) -> Card:
     """Read one card in the RULES.md notation (case-insensitive, T for 10, suit symbols too)."""
     text = token.strip().upper()

@@ -108,9 +108,9 @@ def card_value(card: Card, rules: ThreeThirteenRules) -> int:
     return card.rank
 
 
-def is_wild(card: Card, round_number: int) -> bool:
+def is_wild(card: Card, wild: int | None) -> bool:
     """Every card of the round's wild rank is wild, and so is every printed joker."""
-    return card.is_joker or card.rank == wild_rank(round_number)
+    return card.is_joker or card.rank == wild
 
 
 def parse_checked_hand(cards: list[Card], round_number: int, rules: ThreeThirteenRules):
@@ -136,11 +136,11 @@ def arrange_cards(cards: list[Card], wild: int | None, rules: ThreeThirteenRules
     if plain is not None:
         return plain
     wilds = sorted(
-        (card for card in cards if card.is_joker or card.rank == wild),
+        (card for card in cards if is_wild(card, wild)),
         key=lambda card: -card_value(card, rules),
     )
     naturals = sorted(
-        (card for card in cards if not (card.is_joker or card.rank == wild)),
+        (card for card in cards if not is_wild(card, wild)),
         key=lambda card: (card.suit, card.rank),
     )
     search = _MeldSearch(naturals, [card_value(card, rules) for card in naturals], rules.high_aces)
