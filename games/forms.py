@@ -100,6 +100,15 @@ class NewGameForm(forms.Form):
         self.group = group
         self.fields["date"].initial = timezone.localdate()
 
+    def option_groups(self):
+        """Each game's options, as the form shows them."""
+        prefixes = [(THREE_THIRTEEN, "Three Thirteen options", "tt_"),
+                    ("rummy13", "13-card Rummy options", "r_")]  # fmt: skip
+        return [
+            (kind, title, [self[name] for name in self.fields if name.startswith(prefix)])
+            for kind, title, prefix in prefixes
+        ]
+
     def clean_players(self):
         names = [
             " ".join(name.split()) for name in re.split(r"[,\n]", self.cleaned_data["players"])

@@ -6,7 +6,6 @@ from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
 from django.db import transaction
-from django.db.models import Prefetch
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
@@ -29,29 +28,17 @@ def group_of(request) -> Group:
 def home(request):
     if not request.user.is_authenticated:
         return render(request, "home.html")
+    from .history import game_results
+
     group = group_of(request)
-    nights = (
-        GameNight.objects.filter(group=group)
-        .prefetch_related(
-            Prefetch(
-                "games",
-                queryset=Game.objects.prefetch_related("seats__player", "rounds__hands"),
-            )
+    nights = list(GameNight.objects.filter(group=group).order_by("-date", "-created_at")[:30])
+    results = game_results(Game.objects.filter(night__in=nights).order_by("created_at"))
+    by_night = {}
+    for result in sorted(results, key=lambda r: r.game.created_at):
+        by_night.setdefault(result.game.night_id, []).append(
+            {"game": result.game, "seats": result.seats, "leaders": result.winners}
         )
-        .order_by("-date", "-created_at")[:30]
-    )
-    rows = []
-    for night in nights:
-        games = []
-        for game in night.games.all():
-            seats = list(game.seats.all())
-            total = Counter({seat.pk: 0 for seat in seats})
-            for round_ in game.rounds.all():
-                for hand in round_.hands.all():
-                    total[hand.seat_id] += hand.points
-            leaders = [s for p, s, _ in table.standings_from(seats, total) if p == 1]
-            games.append({"game": game, "seats": seats, "leaders": leaders})
-        rows.append({"night": night, "games": games})
+    rows = [{"night": night, "games": by_night.get(night.pk, [])} for night in nights]
     return render(request, "home.html", {"nights": rows})
 
 
