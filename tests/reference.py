@@ -204,3 +204,51 @@ def rummy_declaration(cards, wild_rank=None, all_joker_melds=True) -> tuple[bool
 
     hand = tuple(sorted(cards))
     return valid(hand, 0, 0, 0, False), all_pure(hand, 0)
+
+
+# ---------------------------------------------------------------- Five Crowns
+
+
+def fc_value(card: Card, wild: int) -> int:
+    if card.is_joker:
+        return 50
+    if card.rank == wild:
+        return 20
+    return card.rank
+
+
+def fc_is_meld(cards, wild: int) -> bool:
+    """A book (one rank, any suits) or a run (one suit, distinct consecutive ranks 3 to K
+    with wilds filling in), 3 cards or more; wilds anywhere, wild-only melds allowed."""
+    if len(cards) < 3:
+        return False
+    naturals = [c for c in cards if not (c.is_joker or c.rank == wild)]
+    if len({c.rank for c in naturals}) <= 1:
+        return True
+    if len({c.suit for c in naturals}) != 1:
+        return False
+    ranks = [c.rank for c in naturals]
+    if len(set(ranks)) != len(ranks):
+        return False
+    for start in range(3, 13 - len(cards) + 2):
+        if start <= min(ranks) and max(ranks) <= start + len(cards) - 1:
+            return True
+    return False
+
+
+def fc_penalty(cards, wild: int) -> int:
+    @cache
+    def least(rest):
+        if not rest:
+            return 0
+        first, others = rest[0], rest[1:]
+        best = fc_value(first, wild) + least(others)
+        for size in range(2, len(others) + 1):
+            for picked in combinations(range(len(others)), size):
+                meld = tuple(sorted((first,) + tuple(others[i] for i in picked)))
+                if fc_is_meld(meld, wild):
+                    left = tuple(others[i] for i in range(len(others)) if i not in picked)
+                    best = min(best, least(left))
+        return best
+
+    return least(tuple(sorted(cards)))

@@ -31,7 +31,7 @@ def test_empty_text_is_an_empty_hand():
 
 @pytest.mark.parametrize(
     ("token", "fragment"),
-    [("1H", "rank"), ("7X", "suit"), ("Z", "write a rank and a suit"), ("H7", "rank before")],
+    [("1H", "rank"), ("7Z", "suit"), ("Z", "write a rank and a suit"), ("H7", "rank before")],
 )
 def test_a_bad_card_is_named_in_the_message(token, fragment):
     with pytest.raises(CardError) as error:

@@ -6,7 +6,8 @@ from collections import Counter
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from games.engine.cards import JOKER, SUITS, Card, supply_error
+from games.engine import five_crowns
+from games.engine.cards import FIVE_SUITS, JOKER, SUITS, Card, supply_error
 from games.engine.rummy13 import RummyRules, card_value, declaration, loser_arrangement
 from games.engine.three_thirteen import ThreeThirteenRules, arrange
 from games.engine.three_thirteen import card_value as tt_card_value
@@ -173,3 +174,52 @@ def test_rummy_matches_the_reference_on_meld_dense_hands(case):
 @given(near_winning_rummy_cases())
 def test_rummy_matches_the_reference_on_nearly_winning_hands(case):
     check_rummy(*case)
+
+
+@st.composite
+def five_crowns_cases(draw, shape="random"):
+    round_number = draw(st.integers(1, 7))
+    size = round_number + 2
+    wild = round_number + 2
+    rules = five_crowns.FiveCrownsRules(decks=draw(st.integers(1, 2)))
+    if shape == "dense":
+        low = draw(st.integers(3, 11))
+        pool = deck(rules.decks, rules.jokers, range(low, low + 3), FIVE_SUITS)
+    elif shape == "wild-heavy":
+        pool = deck(rules.decks, rules.jokers, range(3, 14), FIVE_SUITS)
+        pool = pool + [c for c in pool if c.rank == wild or c.is_joker] * 3
+    else:
+        pool = deck(rules.decks, rules.jokers, range(3, 14), FIVE_SUITS)
+    picks = draw(st.lists(st.integers(0, len(pool) - 1), min_size=size, max_size=size, unique=True))
+    hand = [pool[i] for i in picks]
+    assume(supply_error(Counter(hand), rules.decks, rules.jokers, "") is None)
+    return hand, round_number, rules
+
+
+def check_five_crowns(hand, round_number, rules):
+    wild = round_number + 2
+    result = five_crowns.arrange(hand, round_number, rules)
+    assert result.points == reference.fc_penalty(hand, wild)
+    laid = [card for meld in result.melds for card in meld] + list(result.unmelded)
+    assert Counter(laid) == Counter(hand)
+    for meld in result.melds:
+        assert reference.fc_is_meld(meld, wild), meld
+    assert result.points == sum(five_crowns.card_value(card, wild) for card in result.unmelded)
+
+
+@PROPERTY
+@given(five_crowns_cases())
+def test_five_crowns_matches_the_reference_on_random_hands(case):
+    check_five_crowns(*case)
+
+
+@PROPERTY
+@given(five_crowns_cases("dense"))
+def test_five_crowns_matches_the_reference_on_meld_dense_hands(case):
+    check_five_crowns(*case)
+
+
+@PROPERTY
+@given(five_crowns_cases("wild-heavy"))
+def test_five_crowns_matches_the_reference_on_wild_heavy_hands(case):
+    check_five_crowns(*case)

@@ -8,15 +8,18 @@ RANK_LABELS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 RANK_NAMES = (
     "Ace", "2", "3", "4", "5", "6", "7", "8", "9", "10", "Jack", "Queen", "King",
 )  # fmt: skip
-SUITS = ("C", "D", "H", "S")
-SUIT_NAMES = {"C": "clubs", "D": "diamonds", "H": "hearts", "S": "spades"}
-SUIT_SYMBOLS = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
+SUITS = ("C", "D", "H", "S")  # the four suits of a standard deck
+STARS = "X"  # Five Crowns' fifth suit
+FIVE_SUITS = SUITS + (STARS,)
+SUIT_NAMES = {"C": "clubs", "D": "diamonds", "H": "hearts", "S": "spades", "X": "stars"}
+SUIT_SYMBOLS = {"C": "♣", "D": "♦", "H": "♥", "S": "♠", "X": "★"}
 RED_SUITS = frozenset({"D", "H"})
 
 _SUIT_ALIASES = {
     "C": "C", "D": "D", "H": "H", "S": "S",
     "♣": "C", "♦": "D", "♥": "H", "♠": "S",
     "♧": "C", "♢": "D", "♡": "H", "♤": "S",
+    "X": "X", "★": "X", "*": "X", "☆": "X",
 }  # fmt: skip
 _RANK_ALIASES = {label: number for number, label in enumerate(RANK_LABELS, start=1)} | {"T": 10}
 _SEPARATORS = re.compile(r"[\s,]+")
@@ -51,6 +54,15 @@ class Card:
         return self.suit in RED_SUITS
 
     @property
+    def colour(self) -> str:
+        """The ink a face is printed in: red, black, star (Five Crowns) or joker."""
+        if self.is_joker:
+            return "joker"
+        if self.suit == STARS:
+            return "star"
+        return "red" if self.suit in RED_SUITS else "black"
+
+    @property
     def name(self) -> str:
         """How the card is read aloud: "7 of hearts", "Queen of spades", "Joker"."""
         if self.is_joker:
@@ -78,7 +90,10 @@ def parse_card(token: str) -> Card:
         # Suit written first, like "H7": be helpful rather than silent.
         raise CardError(f'"{token}" is not a card: write the rank before the suit, like 7H')
     if suit is None:
-        raise CardError(f'"{token}" is not a card: the suit must be C, D, H or S (or ♣ ♦ ♥ ♠)')
+        raise CardError(
+            f'"{token}" is not a card: the suit must be C, D, H or S (or ♣ ♦ ♥ ♠), '
+            "or X for Five Crowns' stars"
+        )
     if rank is None:
         raise CardError(f'"{token}" is not a card: the rank must be A, 2-10, J, Q or K')
     return Card(rank, suit)

@@ -1,11 +1,11 @@
 """13-card Rummy (Indian style): pure sequence, jokers, losers count what they cannot meld."""
 
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from itertools import combinations
 
 from .arrangement import Arrangement
 from .cards import RANK_LABELS, SUITS, Card, CardError, check_hand_supply, sort_cards
-from .three_thirteen import _check_bool, _check_choice, _check_int
+from .options import check_options, option, rules_from_dict
 
 HAND_SIZE = 13
 FORMAT_OPEN = "open"
@@ -39,39 +39,70 @@ def _rank_value(value) -> int | None:
 class RummyRules:
     """The options a table chooses for a game of 13-card Rummy (RULES.md defaults)."""
 
-    decks: int = 2
-    jokers: int = 2
-    wild_rank: int | None = None
-    all_joker_melds: bool = True
-    max_count: int | None = None
-    format: str = FORMAT_OPEN
-    pool_limit: int = 101
-    first_drop: int = 20
-    middle_drop: int = 40
-    wrong_declaration: int = 80
+    decks: int = field(default=2, metadata=option("Decks", low=1, high=12))
+    jokers: int = field(default=2, metadata=option("Printed jokers", low=0, high=24))
+    wild_rank: int | None = field(
+        default=None,
+        metadata=option(
+            "Wild joker rank",
+            choices=[(rank, label) for rank, label in enumerate(RANK_LABELS, start=1)],
+            blank="none",
+            help="Every card of this rank is a joker too, except in its own place.",
+        ),
+    )
+    all_joker_melds: bool = field(
+        default=True,
+        metadata=option(
+            "Melds of jokers only", choices=[(True, "Allowed"), (False, "Not allowed")]
+        ),
+    )
+    max_count: int | None = field(
+        default=None,
+        metadata=option(
+            "Maximum count per deal",
+            low=1,
+            high=1000,
+            blank="none",
+            help="Leave empty for no maximum (80 is common).",
+        ),
+    )
+    format: str = field(
+        default=FORMAT_OPEN,
+        metadata=option(
+            "Format",
+            choices=[
+                (FORMAT_OPEN, "Open: play until you stop, lowest total wins"),
+                (FORMAT_POOL, "Pool: reach the limit and you are out"),
+            ],
+        ),
+    )
+    pool_limit: int = field(
+        default=101,
+        metadata=option(
+            "Pool limit",
+            choices=[(limit, str(limit)) for limit in POOL_LIMITS],
+            shown_if=("format", FORMAT_POOL),
+        ),
+    )
+    first_drop: int = field(
+        default=20, metadata=option("Drop", low=0, high=1000, shown_if=("format", FORMAT_POOL))
+    )
+    middle_drop: int = field(
+        default=40,
+        metadata=option("Middle drop", low=0, high=1000, shown_if=("format", FORMAT_POOL)),
+    )
+    wrong_declaration: int = field(
+        default=80,
+        metadata=option("Wrong declaration", low=0, high=1000, shown_if=("format", FORMAT_POOL)),
+    )
 
     def __post_init__(self):
-        _check_int("decks", self.decks, 1, 12)
-        _check_int("jokers", self.jokers, 0, 24)
         object.__setattr__(self, "wild_rank", _rank_value(self.wild_rank))
-        _check_bool("all_joker_melds", self.all_joker_melds)
-        if self.max_count is not None:
-            _check_int("max_count", self.max_count, 1, 1000)
-        _check_choice("format", self.format, (FORMAT_OPEN, FORMAT_POOL))
-        _check_choice("pool_limit", self.pool_limit, POOL_LIMITS)
-        _check_int("first_drop", self.first_drop, 0, 1000)
-        _check_int("middle_drop", self.middle_drop, 0, 1000)
-        _check_int("wrong_declaration", self.wrong_declaration, 0, 1000)
+        check_options(self)
 
     @classmethod
     def from_dict(cls, data: dict | None) -> "RummyRules":
-        data = data or {}
-        if not isinstance(data, dict):
-            raise CardError("rules must be an object")
-        unknown = sorted(set(data) - set(cls.__dataclass_fields__))
-        if unknown:
-            raise CardError(f"unknown 13-card Rummy rule: {', '.join(unknown)}")
-        return cls(**data)
+        return rules_from_dict(cls, data, "13-card Rummy")
 
     def to_dict(self) -> dict:
         return asdict(self)
@@ -99,6 +130,9 @@ def check_hand(cards: list[Card], rules: RummyRules) -> list[Card]:
     """A hand fit for scoring: 13 cards within the supply of cards in play."""
     if len(cards) != HAND_SIZE:
         raise CardError(f"a 13-card Rummy hand holds 13 cards; this one has {len(cards)}")
+    for card in cards:
+        if not card.is_joker and card.suit not in SUITS:
+            raise CardError(f"{card} ({card.name}) is not a card of a standard deck")
     check_hand_supply(cards, rules.decks, rules.jokers)
     return cards
 

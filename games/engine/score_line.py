@@ -1,10 +1,12 @@
 """One line of the `score_hands` command: a JSON request in, a JSON-ready answer out."""
 
 from .cards import CardError, parse_hand
-from .rummy13 import RummyRules, declaration, final_count, loser_arrangement
-from .three_thirteen import ThreeThirteenRules, arrange, check_round_number
+from .five_crowns import FiveCrownsRules
+from .five_crowns import arrange as arrange_five_crowns
+from .games import FIVE_CROWNS, RUMMY13, THREE_THIRTEEN, kind_of
+from .rummy13 import declaration, final_count, loser_arrangement
+from .three_thirteen import arrange, check_round_number
 
-GAMES = ("three-thirteen", "rummy13")
 ROLES = ("loser", "winner")
 
 
@@ -28,22 +30,26 @@ def score_request(request) -> dict:
         return {"ok": False, "error": str(error)}
 
 
+def _round(request, kind) -> int:
+    if "round" not in request:
+        raise CardError(f'"round" is missing: {kind.name} needs the round, 1 to {kind.rounds}')
+    return check_round_number(request["round"])
+
+
 def _score(request) -> dict:
     if not isinstance(request, dict):
         raise CardError("each line must be a JSON object")
-    game = request.get("game")
-    if game not in GAMES:
-        raise CardError('"game" must be "three-thirteen" or "rummy13"')
+    kind = kind_of(request.get("game"))
     if "hand" not in request:
         raise CardError('"hand" is missing: write the cards, like "7H 8H 9H"')
     cards = parse_hand(request["hand"])
-    if game == "three-thirteen":
-        if "round" not in request:
-            raise CardError('"round" is missing: Three Thirteen needs the round, 1 to 11')
-        round_number = check_round_number(request["round"])
-        rules = ThreeThirteenRules.from_dict(request.get("rules"))
-        return _arrangement_fields(arrange(cards, round_number, rules))
-    rules = RummyRules.from_dict(request.get("rules"))
+    rules = kind.rules_from(request.get("rules"))
+    if kind is THREE_THIRTEEN:
+        return _arrangement_fields(arrange(cards, _round(request, kind), rules))
+    if kind is FIVE_CROWNS:
+        assert isinstance(rules, FiveCrownsRules)
+        return _arrangement_fields(arrange_five_crowns(cards, _round(request, kind), rules))
+    assert kind is RUMMY13
     role = request.get("role", "loser")
     if role not in ROLES:
         raise CardError('"role" must be "loser" or "winner"')

@@ -1,9 +1,10 @@
 """Three Thirteen: 11 rounds of 3 to 13 cards, a new wild rank each round, lowest total wins."""
 
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 
 from .arrangement import Arrangement
-from .cards import Card, CardError, check_hand_supply, sort_cards
+from .cards import SUITS, Card, CardError, check_hand_supply, sort_cards
+from .options import check_options, option, rules_from_dict
 
 ROUNDS = 11
 ACES_LOW = "low"
@@ -33,6 +34,14 @@ def wild_rank(round_number: int) -> int:
     return check_round_number(round_number) + 2
 
 
+def check_cards(cards: list[Card], rules: "ThreeThirteenRules") -> None:
+    """Only the cards of standard decks (and the jokers in play), within the supply."""
+    for card in cards:
+        if not card.is_joker and card.suit not in SUITS:
+            raise CardError(f"{card} ({card.name}) is not a card of a standard deck")
+    check_hand_supply(cards, rules.decks, rules.jokers)
+
+
 def default_decks(players: int) -> int:
     """1 deck for two players, 2 for three or four, one more per two further players."""
     if players <= 2:
@@ -40,53 +49,59 @@ def default_decks(players: int) -> int:
     return 2 + (max(players - 4, 0) + 1) // 2
 
 
-def _check_int(name: str, value, low: int, high: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise CardError(f"rule {name} must be a whole number")
-    if not low <= value <= high:
-        raise CardError(f"rule {name} must be between {low} and {high}, not {value}")
-    return value
-
-
-def _check_bool(name: str, value) -> bool:
-    if not isinstance(value, bool):
-        raise CardError(f"rule {name} must be true or false")
-    return value
-
-
-def _check_choice(name: str, value, choices) -> str:
-    if value not in choices:
-        listed = " or ".join(f'"{choice}"' for choice in choices)
-        raise CardError(f"rule {name} must be {listed}, not {value!r}")
-    return value
-
-
 @dataclass(frozen=True, slots=True)
 class ThreeThirteenRules:
     """The options a table chooses for a game of Three Thirteen (RULES.md defaults)."""
 
-    decks: int = 2
-    aces: str = ACES_LOW
-    faces: str = FACES_TEN
-    jokers: int = 0
-    all_wild_melds: bool = True
+    decks: int = field(
+        default=2,
+        metadata=option(
+            "Decks",
+            low=1,
+            high=12,
+            from_players=True,
+            help="Leave empty for 1 with two players, 2 with three or four, one more per two more.",
+        ),
+    )
+    aces: str = field(
+        default=ACES_LOW,
+        metadata=option(
+            "Aces",
+            choices=[
+                (ACES_LOW, "Low only; an ace left over costs 1"),
+                (ACES_HIGH_OR_LOW, f"High or low; an ace left over costs {HIGH_ACE_PENALTY}"),
+            ],
+        ),
+    )
+    faces: str = field(
+        default=FACES_TEN,
+        metadata=option(
+            "Face cards",
+            choices=[(FACES_TEN, "J, Q, K cost 10"), (FACES_RANK, "J, Q, K cost 11, 12, 13")],
+        ),
+    )
+    jokers: int = field(
+        default=0,
+        metadata=option(
+            "Printed jokers in play",
+            low=0,
+            high=24,
+            help=f"A joker is wild; one left over costs {JOKER_PENALTY}.",
+        ),
+    )
+    all_wild_melds: bool = field(
+        default=True,
+        metadata=option(
+            "Melds of wild cards only", choices=[(True, "Allowed"), (False, "Not allowed")]
+        ),
+    )
 
     def __post_init__(self):
-        _check_int("decks", self.decks, 1, 12)
-        _check_choice("aces", self.aces, (ACES_LOW, ACES_HIGH_OR_LOW))
-        _check_choice("faces", self.faces, (FACES_TEN, FACES_RANK))
-        _check_int("jokers", self.jokers, 0, 24)
-        _check_bool("all_wild_melds", self.all_wild_melds)
+        check_options(self)
 
     @classmethod
     def from_dict(cls, data: dict | None) -> "ThreeThirteenRules":
-        data = data or {}
-        if not isinstance(data, dict):
-            raise CardError("rules must be an object")
-        unknown = sorted(set(data) - set(cls.__dataclass_fields__))
-        if unknown:
-            raise CardError(f"unknown Three Thirteen rule: {', '.join(unknown)}")
-        return cls(**data)
+        return rules_from_dict(cls, data, "Three Thirteen")
 
     def to_dict(self) -> dict:
         return asdict(self)
@@ -120,7 +135,7 @@ def parse_checked_hand(cards: list[Card], round_number: int, rules: ThreeThirtee
         raise CardError(
             f"a hand in round {round_number} holds {expected} cards; this one has {len(cards)}"
         )
-    check_hand_supply(cards, rules.decks, rules.jokers)
+    check_cards(cards, rules)
     return cards
 
 
@@ -135,15 +150,26 @@ def arrange_cards(cards: list[Card], wild: int | None, rules: ThreeThirteenRules
     plain = _arrange_plain(cards, wild, rules)
     if plain is not None:
         return plain
-    wilds = sorted(
-        (card for card in cards if is_wild(card, wild)),
-        key=lambda card: -card_value(card, rules),
+    return least_penalty(
+        cards,
+        wild,
+        lambda card: card_value(card, rules),
+        high_aces=rules.high_aces,
+        all_wild_melds=rules.all_wild_melds,
     )
+
+
+def least_penalty(
+    cards: list[Card], wild, value, *, high_aces: bool, all_wild_melds: bool, lowest: int = 1
+) -> Arrangement:
+    """The least-penalty arrangement into sets and runs with wild cards, for any deck: `value`
+    prices a card left out, `lowest` is the deck's lowest rank (Five Crowns starts at 3)."""
+    wilds = sorted((card for card in cards if is_wild(card, wild)), key=lambda card: -value(card))
     naturals = sorted(
         (card for card in cards if not is_wild(card, wild)),
         key=lambda card: (card.suit, card.rank),
     )
-    search = _MeldSearch(naturals, [card_value(card, rules) for card in naturals], rules.high_aces)
+    search = _MeldSearch(naturals, [value(card) for card in naturals], high_aces)
     full = (1 << len(naturals)) - 1
     cost = search.best(full, len(wilds))
     groups = search.groups(full, len(wilds))
@@ -151,7 +177,9 @@ def arrange_cards(cards: list[Card], wild: int | None, rules: ThreeThirteenRules
     if cost == natural_total:
         # No natural can be melded: the wilds meld only among themselves, if allowed.
         groups = []
-    return _lay_out(search.cards, groups, wilds, search.value, rules)
+    return _lay_out(
+        search.cards, groups, wilds, search.value, value, high_aces, all_wild_melds, lowest
+    )
 
 
 _SUIT_INDEX = {"C": 0, "D": 1, "H": 2, "S": 3}
@@ -473,7 +501,7 @@ class _MeldSearch:
         return found
 
 
-def _lay_out(naturals, groups, wilds, values, rules) -> Arrangement:
+def _lay_out(naturals, groups, wilds, values, value, high_aces, all_wild_melds, lowest):
     """Turn the search's groups into melds of real cards, wilds placed where they stand."""
     spare = list(wilds)
     melds: list[list[Card]] = []
@@ -485,16 +513,22 @@ def _lay_out(naturals, groups, wilds, values, rules) -> Arrangement:
         taken, spare = spare[:need], spare[need:]
         ranks = {card.rank for card in cards}
         if len(cards) > 1 and len(ranks) == len(cards):
-            runs.append(_run_slots(cards, taken, ace_high, rules.high_aces))
+            runs.append(_run_slots(cards, taken, ace_high, high_aces, lowest))
             melds.append(None)  # filled after leftover wilds are placed
         else:
             melds.append(sorted(cards, key=lambda card: card.suit) + taken)
-    if spare and (groups or (rules.all_wild_melds and len(spare) >= 3)):
+    if spare and (groups or (all_wild_melds and len(spare) >= 3)):
         set_indices = [i for i, meld in enumerate(melds) if meld is not None]
         if set_indices:
             melds[set_indices[0]].extend(spare)
         elif runs:
             slots, low_pos, high_pos = runs[0]
+            if len(slots) + len(spare) > high_pos - lowest + 1:
+                # The run spans the whole suit: split off its three lowest cards so the
+                # wilds can stand below the rest.
+                runs.append((slots[:3], low_pos, low_pos + 2))
+                melds.append(None)
+                slots, low_pos = slots[3:], low_pos + 3
             for wild in spare:
                 if low_pos + len(slots) - 1 < high_pos:
                     slots.append(wild)
@@ -509,7 +543,7 @@ def _lay_out(naturals, groups, wilds, values, rules) -> Arrangement:
     laid = [list(meld) if meld is not None else next(run_iter)[0] for meld in melds]
     unmelded = [card for i, card in enumerate(naturals) if i not in melded] + spare
     points = sum(values[i] for i in range(len(naturals)) if i not in melded)
-    points += sum(card_value(card, rules) for card in spare)
+    points += sum(value(card) for card in spare)
     return Arrangement(
         points=points,
         melds=tuple(tuple(meld) for meld in laid),
@@ -517,13 +551,13 @@ def _lay_out(naturals, groups, wilds, values, rules) -> Arrangement:
     )
 
 
-def _run_slots(cards, wilds, ace_high, high_aces):
+def _run_slots(cards, wilds, ace_high, high_aces, lowest=1):
     """A run's cards in order, wilds in the gaps and then past the ends."""
     position = {card: (14 if ace_high and card.rank == 1 else card.rank) for card in cards}
     ordered = sorted(cards, key=position.get)
     low_pos, high_pos = position[ordered[0]], position[ordered[-1]]
     limit = 14 if (high_aces and not any(position[c] == 1 for c in cards)) else 13
-    floor = 2 if ace_high else 1
+    floor = 2 if ace_high else lowest
     wilds = list(wilds)
     slots = []
     for pos in range(low_pos, high_pos + 1):

@@ -1,0 +1,407 @@
+"""One description per game: its words, its rounds, its deck, its options and how a hand of
+it is scored. Everything above the engine reads these; nothing there branches on the game."""
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from . import five_crowns, rummy13, three_thirteen
+from .cards import (
+    FIVE_SUITS,
+    RANK_LABELS,
+    SUITS,
+    Card,
+    CardError,
+    check_hand_supply,
+    check_round_supply,
+    parse_hand,
+)
+from .options import described, options_of
+
+# How a hand can end. Which of them a game offers is in its description.
+CARDS = "cards"
+WENT_OUT = "went_out"  # went out (Three Thirteen, Five Crowns); declared and won (Rummy)
+POINTS = "points"  # entered as a number
+DROP = "drop"
+MIDDLE_DROP = "middle_drop"
+WRONG_DECLARATION = "wrong_declaration"
+OUTCOMES = (CARDS, WENT_OUT, POINTS, DROP, MIDDLE_DROP, WRONG_DECLARATION)
+MAX_POINTS = 10_000  # the most a hand may be entered as
+
+
+@dataclass
+class Scored:
+    """One hand scored on its own (the rest of the round may still change its points)."""
+
+    cards: list = field(default_factory=list)
+    points: int | None = None
+    melds: list = field(default_factory=list)  # in notation: [["5H", "6H", "7H"], ...]
+    unmelded: list = field(default_factory=list)
+    all_pure: bool = False
+    error: str | None = None
+    note: str | None = None
+
+    @property
+    def complete(self) -> bool:
+        return self.error is None and self.points is not None
+
+
+@dataclass(frozen=True)
+class Seating:
+    """A seat as the table rules see it: its place at the table and its running total."""
+
+    key: object  # whatever the caller uses to name the seat
+    position: int
+    total: int = 0
+    out_after: int | None = None  # pool play: the round after which the seat was out
+
+
+@dataclass(frozen=True)
+class GameKind:
+    """A game as data: words, rounds, deck, options and scoring."""
+
+    slug: str  # as stored and as `score_hands` names it
+    name: str
+    form_prefix: str  # option fields of the new-game form are named prefix + rule
+    round_word: str  # "round" or "deal"
+    went_out_label: str  # the outcome of the round's winner, as a choice
+    went_out_word: str  # the same, said of a player: "went out", "declared"
+    went_out_tally: str  # a player's count of them: "rounds gone out"
+    rounds: int | None  # a fixed number of rounds, or None when the players decide
+    rules_class: type
+    suits: tuple[str, ...]
+    ranks: tuple[int, ...]
+    hand_size: Callable[[int], int]  # round number -> cards a hand holds when scored
+    # (round number, rules) -> the rank that is wild, or None
+    wild_rank: Callable[[int, object], int | None]
+    wild_word: str  # how the round page names the wild rank: "{rank}s are wild"
+    # (cards, round number, rules, went out) -> Scored
+    score_cards: Callable[[list, int, object, bool], Scored]
+    blurb: str = ""
+    default_decks: Callable[[int], int] | None = None  # players -> decks, if it depends
+
+    # ---------------------------------------------------------------- options
+
+    def rules_from(self, data: dict | None):
+        """The stored options as the rules dataclass; raises CardError when they are bad."""
+        return self.rules_class.from_dict(data)
+
+    def default_rules(self, players: int):
+        decks = {"decks": self.default_decks(players)} if self.default_decks else {}
+        return self.rules_class(**decks)
+
+    def options(self):
+        """(name, Option, default) of each rule, for forms."""
+        return options_of(self.rules_class)
+
+    def describe(self, rules) -> list[tuple[str, str]]:
+        """The options of a game in words, as its page lists them."""
+        return described(rules)
+
+    def jokers(self, rules) -> int:
+        return getattr(rules, "jokers", 0)
+
+    def pool_limit(self, rules) -> int | None:
+        """The total at which a player is out of the game, in pool play."""
+        if getattr(rules, "format", None) == rummy13.FORMAT_POOL:
+            return rules.pool_limit
+        return None
+
+    # ---------------------------------------------------------------- rounds
+
+    def rank_label(self, rank: int | None) -> str | None:
+        return None if rank is None else RANK_LABELS[rank - 1]
+
+    def wild_label(self, round_number: int, rules) -> str | None:
+        """The wild rank of a round in words, e.g. "7s are wild", or None."""
+        rank = self.wild_rank(round_number, rules)
+        return None if rank is None else self.wild_word.format(rank=RANK_LABELS[rank - 1])
+
+    def deck(self, rules) -> list[Card]:
+        """Every different card the round's picker offers, suit by suit, jokers last."""
+        cards = [Card(rank, suit) for suit in self.suits for rank in self.ranks]
+        return cards + ([Card(0, "")] if self.jokers(rules) else [])
+
+    def is_wild(self, card: Card, round_number: int, rules) -> bool:
+        return card.is_joker or card.rank == self.wild_rank(round_number, rules)
+
+    def outcomes(self, rules) -> list[tuple[str, str]]:
+        """The ways a hand can end in this game, as the round page offers them."""
+        choices = [(CARDS, "Cards left"), (WENT_OUT, self.went_out_label)]
+        for outcome, points in self.fixed_penalties(rules).items():
+            choices.append((outcome, f"{FIXED_NAMES[outcome]} ({points})"))
+        choices.append((POINTS, "Points as a number"))
+        return choices
+
+    def fixed_penalties(self, rules) -> dict[str, int]:
+        """Outcomes that cost a fixed number of points instead of counting cards (pool
+        Rummy's drops and wrong declaration)."""
+        if self.pool_limit(rules) is None:
+            return {}
+        return {
+            DROP: rules.first_drop,
+            MIDDLE_DROP: rules.middle_drop,
+            WRONG_DECLARATION: rules.wrong_declaration,
+        }
+
+    # ---------------------------------------------------------------- scoring
+
+    def check_cards(self, cards: list[Card], rules) -> None:
+        """Refuse cards this game's decks do not have, or more copies than are in play."""
+        for card in cards:
+            if not card.is_joker and (card.suit not in self.suits or card.rank not in self.ranks):
+                raise CardError(f"{card} ({card.name}) is not a card of {self.name}")
+        check_hand_supply(cards, rules.decks, self.jokers(rules))
+
+    def score(self, outcome: str, cards_text: str, round_number: int, rules, entered=None):
+        """Score what was entered for one hand, or say what is wrong with it."""
+        scored = Scored()
+        try:
+            scored.cards = parse_hand(cards_text or "")
+            self.check_cards(scored.cards, rules)
+        except CardError as error:
+            scored.error = str(error)
+            return scored
+        if outcome == POINTS:
+            if entered is None:
+                scored.error = "enter the points as a number"
+            elif not 0 <= entered <= MAX_POINTS:
+                scored.error = f"points must be between 0 and {MAX_POINTS}"
+            else:
+                scored.points = entered
+            return scored
+        fixed = self.fixed_penalties(rules)
+        if outcome in fixed:
+            scored.points = fixed[outcome]
+            return scored
+        if outcome not in (CARDS, WENT_OUT):
+            scored.error = f"{self.name} has no such way for a hand to end"
+            return scored
+        if outcome == WENT_OUT and not scored.cards:
+            scored.points = 0
+            scored.note = "no cards entered: scored 0 without checking the melds"
+            return scored
+        expected = self.hand_size(round_number)
+        if len(scored.cards) != expected:
+            have = len(scored.cards)
+            chosen = f"{have} card{'s' if have != 1 else ''} chosen"
+            scored.error = f"{chosen}; this hand holds {expected}"
+            return scored
+        try:
+            return self.score_cards(scored.cards, round_number, rules, outcome == WENT_OUT)
+        except CardError as error:
+            scored.error = str(error)
+            return scored
+
+    def round_points(self, hands: list[tuple[str, int, bool]], rules) -> list[int]:
+        """Each hand's points once the whole round is known, from (outcome, points scored on
+        its own, all pure): a Rummy winner's four pure sequences double the counted hands of
+        the others, and the maximum count applies after."""
+        if self.rules_class is not rummy13.RummyRules:
+            return [points for _, points, _ in hands]
+        doubled = any(outcome == WENT_OUT and pure for outcome, _, pure in hands)
+        return [
+            rummy13.final_count(points, doubled, rules) if outcome == CARDS else points
+            for outcome, points, _ in hands
+        ]
+
+    def round_supply_error(self, hands: list[list[Card]], rules) -> str | None:
+        """The card held more often across a round's hands than the decks allow, if any."""
+        try:
+            check_round_supply(hands, rules.decks, self.jokers(rules))
+        except CardError as error:
+            return str(error)
+        return None
+
+    # ---------------------------------------------------------------- the table
+
+    def playing(self, seats: list[Seating], rules) -> list[Seating]:
+        """Seats still in the game before a round: in pool play, a player whose total has
+        reached the pool limit is out."""
+        limit = self.pool_limit(rules)
+        if limit is None:
+            return list(seats)
+        return [seat for seat in seats if seat.total < limit]
+
+    def is_over(self, completed_rounds: int, playing: int, rules) -> bool:
+        """A game of a fixed number of rounds ends after the last; pool play when one player
+        is left; otherwise when the players say so."""
+        if self.rounds is not None:
+            return completed_rounds >= self.rounds
+        if self.pool_limit(rules) is not None:
+            return completed_rounds > 0 and playing <= 1
+        return False
+
+    def round_problems(self, missing: list[str], winners: list[str]) -> list[str]:
+        """What keeps a round from being complete, in words for the table."""
+        problems = []
+        if missing:
+            problems.append("still to enter: " + ", ".join(missing))
+        if len(winners) > 1:
+            problems.append(
+                f"only one player can be marked as {self.went_out_word} ({', '.join(winners)} are)"
+            )
+        elif not winners and not missing:
+            problems.append(f"mark the player who {self.went_out_word}")
+        return problems
+
+
+FIXED_NAMES = {DROP: "Drop", MIDDLE_DROP: "Middle drop", WRONG_DECLARATION: "Wrong declaration"}
+
+
+def next_dealer(positions: list[int], previous: int | None, playing: set[int]) -> int:
+    """The deal passes to the left: the next seat after the previous dealer still playing
+    (the first seat deals first)."""
+    if previous is None:
+        return positions[0]
+    count = len(positions)
+    start = positions.index(previous)
+    for step in range(1, count + 1):
+        position = positions[(start + step) % count]
+        if position in playing:
+            return position
+    return previous
+
+
+def standings(seats: list[Seating]) -> list[tuple[int, Seating]]:
+    """(place, seat), best first. Lowest total wins and equal totals share a place; in pool
+    play those still in come first, then those out of the pool, the later out the better."""
+
+    def key(seat: Seating):
+        out = seat.out_after
+        return (0 if out is None else 1, -(out or 0), seat.total)
+
+    ordered = sorted(seats, key=lambda seat: (*key(seat), seat.position))
+    places: list[tuple[int, Seating]] = []
+    for index, seat in enumerate(ordered):
+        if index and key(seat) == key(ordered[index - 1]):
+            places.append((places[-1][0], seat))
+        else:
+            places.append((index + 1, seat))
+    return places
+
+
+def out_after(totals_by_round: list[int], limit: int | None) -> int | None:
+    """The round after which a running total first reached the pool limit, if it did."""
+    if limit is None:
+        return None
+    running = 0
+    for number, points in enumerate(totals_by_round, start=1):
+        running += points
+        if running >= limit:
+            return number
+    return None
+
+
+# ---------------------------------------------------------------- the three games
+
+
+def _show(scored: Scored, arrangement) -> Scored:
+    scored.melds = [[str(card) for card in meld] for meld in arrangement.melds]
+    scored.unmelded = [str(card) for card in arrangement.unmelded]
+    return scored
+
+
+def _melds_all(arrange, went_out_error):
+    """Scoring for games where the player who went out must meld every card."""
+
+    def score(cards, round_number, rules, went_out):
+        laid = arrange(cards, round_number, rules)
+        scored = _show(Scored(cards=cards), laid)
+        if went_out:
+            problem = went_out_error(laid)
+            if problem:
+                scored.error = f"went out, but {problem}"
+                return scored
+            scored.points = 0
+            return scored
+        scored.points = laid.points
+        return scored
+
+    return score
+
+
+def _score_rummy(cards, round_number, rules, declared):
+    scored = Scored(cards=cards)
+    if declared:
+        judged = rummy13.declaration(cards, rules)
+        _show(scored, judged.arrangement)
+        if not judged.valid:
+            scored.error = f"not a valid declaration: {judged.reason}"
+            return scored
+        scored.all_pure = judged.all_pure
+        scored.points = 0
+        return scored
+    laid = rummy13.loser_arrangement(cards, rules)
+    _show(scored, laid)
+    scored.points = laid.points
+    return scored
+
+
+THREE_THIRTEEN = GameKind(
+    slug="three-thirteen",
+    name="Three Thirteen",
+    form_prefix="tt_",
+    round_word="round",
+    went_out_label="Went out",
+    went_out_word="went out",
+    went_out_tally="rounds gone out",
+    rounds=three_thirteen.ROUNDS,
+    rules_class=three_thirteen.ThreeThirteenRules,
+    suits=SUITS,
+    ranks=tuple(range(1, 14)),
+    hand_size=lambda number: number + 2,
+    wild_rank=lambda number, rules: number + 2,
+    wild_word="{rank}s wild",
+    score_cards=_melds_all(three_thirteen.arrange, three_thirteen.went_out_error),
+    blurb="11 rounds of 3 to 13 cards; a new wild rank every round.",
+    default_decks=three_thirteen.default_decks,
+)
+
+RUMMY13 = GameKind(
+    slug="rummy13",
+    name="13-card Rummy",
+    form_prefix="r_",
+    round_word="deal",
+    went_out_label="Declared and won",
+    went_out_word="declared",
+    went_out_tally="declarations made",
+    rounds=None,
+    rules_class=rummy13.RummyRules,
+    suits=SUITS,
+    ranks=tuple(range(1, 14)),
+    hand_size=lambda number: rummy13.HAND_SIZE,
+    wild_rank=lambda number, rules: rules.wild_rank,
+    wild_word="{rank}s are jokers too",
+    score_cards=_score_rummy,
+    blurb="Pure sequence, jokers; losers count what they cannot meld.",
+)
+
+FIVE_CROWNS = GameKind(
+    slug="five-crowns",
+    name="Five Crowns",
+    form_prefix="fc_",
+    round_word="round",
+    went_out_label="Went out",
+    went_out_word="went out",
+    went_out_tally="rounds gone out",
+    rounds=five_crowns.ROUNDS,
+    rules_class=five_crowns.FiveCrownsRules,
+    suits=FIVE_SUITS,
+    ranks=five_crowns.RANKS,
+    hand_size=lambda number: number + 2,
+    wild_rank=lambda number, rules: number + 2,
+    wild_word="{rank}s wild",
+    score_cards=_melds_all(five_crowns.arrange, three_thirteen.went_out_error),
+    blurb="Five suits, 3 to King, 11 rounds; the round's rank and six jokers are wild.",
+)
+
+KINDS: dict[str, GameKind] = {kind.slug: kind for kind in (THREE_THIRTEEN, RUMMY13, FIVE_CROWNS)}
+
+
+def kind_of(slug: str) -> GameKind:
+    """The game of a stored or requested name; raises CardError for an unknown one."""
+    kind = KINDS.get(slug) if isinstance(slug, str) else None
+    if kind is None:
+        names = ", ".join(f'"{name}"' for name in KINDS)
+        raise CardError(f'"game" must be one of {names}')
+    return kind
