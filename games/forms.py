@@ -1,14 +1,14 @@
 import re
+from contextlib import suppress
 
 from django import forms
 from django.contrib.auth.forms import UserCreationForm
 from django.utils import timezone
 
-from games.engine.cards import RANK_LABELS, CardError
-from games.engine.rummy13 import RummyRules
-from games.engine.three_thirteen import ThreeThirteenRules, default_decks
+from games.engine import games as engine
+from games.engine.cards import CardError, format_cards, parse_hand
 
-from .models import GAME_KINDS, THREE_THIRTEEN, Hand, Player
+from .models import GAME_KINDS, NAME_LENGTH, Entry, Hand, Player, normalise_name
 
 MAX_PLAYERS = 8
 
@@ -18,20 +18,55 @@ class SignupForm(UserCreationForm):
 
 
 class PlayerForm(forms.Form):
-    name = forms.CharField(max_length=40, label="Name")
+    name = forms.CharField(max_length=NAME_LENGTH, label="Name")
 
     def __init__(self, *args, group=None, **kwargs):
         super().__init__(*args, **kwargs)
         self.group = group
 
     def clean_name(self):
-        name = " ".join(self.cleaned_data["name"].split())
+        name = normalise_name(self.cleaned_data["name"])
+        if not name:
+            raise forms.ValidationError("Write a name.")
         if Player.objects.filter(group=self.group, name__iexact=name).exists():
             raise forms.ValidationError(f"{name} is already one of your players.")
         return name
 
 
-YES_NO = [("yes", "Yes"), ("no", "No")]
+def _choice_key(value) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    return str(value)
+
+
+def option_field(opt, default) -> forms.Field:
+    """A form field for one rule, from the rule's metadata in the engine."""
+    common = {"label": opt.label, "help_text": opt.help}
+    if opt.choices:
+        choices = [(_choice_key(value), label) for value, label in opt.choices]
+        lookup = {_choice_key(value): value for value, _ in opt.choices}
+        if opt.blank is not None:
+            choices = [("", opt.blank.capitalize())] + choices
+            lookup[""] = None
+        radio = len(choices) <= 3
+        return forms.TypedChoiceField(
+            choices=choices,
+            coerce=lookup.__getitem__,
+            empty_value=None,
+            required=opt.blank is None,
+            initial=_choice_key(default),
+            widget=forms.RadioSelect if radio else forms.Select,
+            **common,
+        )
+    return forms.IntegerField(
+        min_value=opt.low,
+        max_value=opt.high,
+        required=not (opt.blank is not None or opt.from_players),
+        initial=None if opt.from_players else default,
+        **common,
+    )
 
 
 class NewGameForm(forms.Form):
@@ -43,76 +78,36 @@ class NewGameForm(forms.Form):
     )
     date = forms.DateField(label="Game night", widget=forms.DateInput(attrs={"type": "date"}))
 
-    # Three Thirteen options (RULES.md defaults).
-    tt_decks = forms.IntegerField(
-        required=False, min_value=1, max_value=12, label="Decks",
-        help_text="Leave empty for 1 with two players, 2 with three or four, "
-        "one more per two more.",
-    )  # fmt: skip
-    tt_aces = forms.ChoiceField(
-        choices=[("low", "Low only; an ace left over costs 1"),
-                 ("high_or_low", "High or low; an ace left over costs 15")],
-        initial="low", label="Aces", widget=forms.RadioSelect,
-    )  # fmt: skip
-    tt_faces = forms.ChoiceField(
-        choices=[("ten", "J, Q, K cost 10"), ("rank", "J, Q, K cost 11, 12, 13")],
-        initial="ten", label="Face cards", widget=forms.RadioSelect,
-    )  # fmt: skip
-    tt_jokers = forms.IntegerField(
-        min_value=0, max_value=24, initial=0, label="Printed jokers in play"
-    )
-    tt_all_wild_melds = forms.ChoiceField(
-        choices=YES_NO, initial="yes", widget=forms.RadioSelect,
-        label="Melds of wild cards only allowed",
-    )  # fmt: skip
-
-    # 13-card Rummy options.
-    r_decks = forms.IntegerField(min_value=1, max_value=12, initial=2, label="Decks")
-    r_jokers = forms.IntegerField(min_value=0, max_value=24, initial=2, label="Printed jokers")
-    r_wild_rank = forms.ChoiceField(
-        choices=[("", "None")] + [(label, label) for label in RANK_LABELS],
-        required=False, initial="", label="Wild joker rank",
-    )  # fmt: skip
-    r_all_joker_melds = forms.ChoiceField(
-        choices=YES_NO, initial="yes", widget=forms.RadioSelect,
-        label="Melds of jokers only allowed",
-    )  # fmt: skip
-    r_max_count = forms.IntegerField(
-        required=False, min_value=1, max_value=1000, label="Maximum count per deal",
-        help_text="Leave empty for no maximum (80 is common).",
-    )  # fmt: skip
-    r_format = forms.ChoiceField(
-        choices=[("open", "Open: play until you stop, lowest total wins"),
-                 ("pool", "Pool: reach the limit and you are out")],
-        initial="open", widget=forms.RadioSelect, label="Format",
-    )  # fmt: skip
-    r_pool_limit = forms.TypedChoiceField(
-        choices=[(101, "101"), (201, "201")], coerce=int, initial=101, label="Pool limit"
-    )
-    r_first_drop = forms.IntegerField(min_value=0, max_value=1000, initial=20, label="Drop")
-    r_middle_drop = forms.IntegerField(min_value=0, max_value=1000, initial=40, label="Middle drop")
-    r_wrong_declaration = forms.IntegerField(
-        min_value=0, max_value=1000, initial=80, label="Wrong declaration"
-    )
-
-    def __init__(self, *args, group=None, **kwargs):
+    def __init__(self, *args, group=None, initial_game=None, **kwargs):
         super().__init__(*args, **kwargs)
         self.group = group
         self.fields["date"].initial = timezone.localdate()
+        # Each game's options, named by the game's prefix: tt_decks, r_format, fc_decks ...
+        for kind in engine.KINDS.values():
+            for name, opt, default in kind.options():
+                self.fields[kind.form_prefix + name] = option_field(opt, default)
+        if initial_game is not None:
+            self._start_from(initial_game)
+
+    def _start_from(self, game):
+        """A rematch: the same players and options, the next player dealing first."""
+        kind = game.kind_def
+        seats = [seat.player.name for seat in game.seats.select_related("player")]
+        seats = seats[1:] + seats[:1]
+        self.initial.update({"kind": kind.slug, "players": ", ".join(seats)})
+        for name, _, _ in kind.options():
+            self.initial[kind.form_prefix + name] = _choice_key(getattr(game.engine_rules, name))
 
     def option_groups(self):
         """Each game's options, as the form shows them."""
-        prefixes = [(THREE_THIRTEEN, "Three Thirteen options", "tt_"),
-                    ("rummy13", "13-card Rummy options", "r_")]  # fmt: skip
         return [
-            (kind, title, [self[name] for name in self.fields if name.startswith(prefix)])
-            for kind, title, prefix in prefixes
-        ]
+            (kind.slug, f"{kind.name} options",
+             [self[kind.form_prefix + name] for name, _, _ in kind.options()])
+            for kind in engine.KINDS.values()
+        ]  # fmt: skip
 
     def clean_players(self):
-        names = [
-            " ".join(name.split()) for name in re.split(r"[,\n]", self.cleaned_data["players"])
-        ]
+        names = [normalise_name(name) for name in re.split(r"[,\n]", self.cleaned_data["players"])]
         names = [name for name in names if name]
         if len(names) < 2:
             raise forms.ValidationError("A game needs at least two players.")
@@ -120,63 +115,122 @@ class NewGameForm(forms.Form):
             raise forms.ValidationError(f"At most {MAX_PLAYERS} players fit one game.")
         seen = set()
         for name in names:
-            if len(name) > 40:
-                raise forms.ValidationError(f"“{name[:40]}…” is too long for a name.")
+            if len(name) > NAME_LENGTH:
+                raise forms.ValidationError(f"“{name[:NAME_LENGTH]}…” is too long for a name.")
             if name.lower() in seen:
                 raise forms.ValidationError(f"{name} is listed twice.")
             seen.add(name.lower())
         return names
 
+    def _other_games_fields(self, chosen) -> set[str]:
+        return {
+            kind.form_prefix + name
+            for kind in engine.KINDS.values()
+            if kind.slug != chosen
+            for name, _, _ in kind.options()
+        }
+
+    def full_clean(self):
+        super().full_clean()
+        if self.is_bound and hasattr(self, "cleaned_data"):
+            # Only the chosen game's options count; the others' fields may hold anything.
+            for name in self._other_games_fields(self.cleaned_data.get("kind")):
+                self._errors.pop(name, None)
+
     def clean(self):
         data = super().clean()
-        if self.errors:
+        ignored = self._other_games_fields(data.get("kind"))
+        if any(name not in ignored for name in self.errors) or "kind" not in data:
             return data
+        kind = engine.KINDS[data["kind"]]
+        values = {}
+        for name, opt, _ in kind.options():
+            value = data.get(kind.form_prefix + name)
+            if value is None and opt.from_players:
+                value = getattr(kind.default_rules(len(data["players"])), name)
+            values[name] = value
         try:
-            if data["kind"] == THREE_THIRTEEN:
-                decks = data.get("tt_decks") or default_decks(len(data["players"]))
-                rules = ThreeThirteenRules(
-                    decks=decks,
-                    aces=data["tt_aces"],
-                    faces=data["tt_faces"],
-                    jokers=data["tt_jokers"],
-                    all_wild_melds=data["tt_all_wild_melds"] == "yes",
-                )
-            else:
-                rules = RummyRules(
-                    decks=data["r_decks"],
-                    jokers=data["r_jokers"],
-                    wild_rank=data["r_wild_rank"] or None,
-                    all_joker_melds=data["r_all_joker_melds"] == "yes",
-                    max_count=data.get("r_max_count"),
-                    format=data["r_format"],
-                    pool_limit=data["r_pool_limit"],
-                    first_drop=data["r_first_drop"],
-                    middle_drop=data["r_middle_drop"],
-                    wrong_declaration=data["r_wrong_declaration"],
-                )
+            rules = kind.rules_class(**values)
         except CardError as error:
             raise forms.ValidationError(str(error)) from error
         data["rules"] = rules.to_dict()
         return data
 
+    def start(self, user):
+        """Start the game the form describes."""
+        from .models import Game
+
+        data = self.cleaned_data
+        return Game.objects.start(
+            group=self.group, kind=data["kind"], players=data["players"], rules=data["rules"],
+            date=data["date"], user=user,
+        )  # fmt: skip
+
 
 class HandForm(forms.Form):
-    outcome = forms.ChoiceField(choices=Hand.OUTCOMES, initial=Hand.CARDS)
-    cards = forms.CharField(required=False, max_length=400, label="Cards")
-    points = forms.IntegerField(required=False, min_value=0, max_value=10000, label="Points")
-    version = forms.IntegerField(required=False, min_value=0, widget=forms.HiddenInput)
+    """One hand as a phone sends it: how it ended, the cards (after a tap on the picker, a
+    tap on a chosen card, or Clear), the points if entered as a number, the version seen."""
 
-    def __init__(self, *args, outcomes=None, **kwargs):
+    outcome = forms.ChoiceField(choices=Hand.OUTCOMES, initial=engine.CARDS)
+    cards = forms.CharField(required=False, max_length=200, label="Cards", strip=True)
+    points = forms.IntegerField(
+        required=False, min_value=0, max_value=engine.MAX_POINTS, label="Points"
+    )
+    version = forms.IntegerField(required=False, min_value=0, max_value=2**31 - 1)
+    tap = forms.CharField(required=False, max_length=8)
+    untap = forms.CharField(required=False, max_length=8)
+    clear = forms.CharField(required=False, max_length=8)
+    save = forms.CharField(required=False, max_length=8)
+
+    def __init__(self, *args, round_=None, **kwargs):
         super().__init__(*args, **kwargs)
-        if outcomes:
-            self.fields["outcome"].choices = outcomes
+        game = round_.game
+        self.fields["outcome"].choices = game.kind_def.outcomes(game.engine_rules)
+
+    def clean_cards(self):
+        text = self.cleaned_data["cards"]
+        if self.data.get("clear"):
+            return ""
+        try:
+            cards = parse_hand(text)
+        except CardError:
+            return text  # kept as typed; the panel says what is wrong with it
+        if self.data.get("tap"):
+            with suppress(CardError, IndexError):
+                cards.append(parse_hand(self.data["tap"])[0])
+        if self.data.get("untap"):
+            with suppress(CardError, IndexError, ValueError):
+                cards.remove(parse_hand(self.data["untap"])[0])
+        return format_cards(cards)
+
+    @property
+    def saving(self) -> bool:
+        return bool(self.data.get("save"))
+
+    def entry(self) -> Entry:
+        """The entry as far as it could be read: a field that failed keeps its default."""
+        data = getattr(self, "cleaned_data", {})
+        outcome = data.get("outcome") or self.data.get("outcome") or engine.CARDS
+        if outcome not in dict(self.fields["outcome"].choices):
+            outcome = engine.CARDS
+        cards = data.get("cards")
+        if cards is None:
+            cards = str(self.data.get("cards", ""))[:200]
+        return Entry(outcome, cards, data.get("points"), data.get("version") or 0)
+
+    def problem(self) -> str | None:
+        """The first field error in words for the panel, if any."""
+        for name, errors in self.errors.items():
+            label = self.fields[name].label if name in self.fields else name
+            return f"{label}: {errors[0]}"
+        return None
 
 
 class NightForm(forms.Form):
     date = forms.DateField(label="Date", widget=forms.DateInput(attrs={"type": "date"}))
 
 
-KIND_FILTER = [("", "Both games")] + GAME_KINDS
+KIND_FILTER = [("", "Every game")] + GAME_KINDS
 
 
 class LeaderboardFilter(forms.Form):

@@ -10,8 +10,9 @@ from dataclasses import dataclass, field
 from django.db.models import Avg, Count, IntegerField, Sum, Value
 from django.db.models.functions import Coalesce
 
-from .models import RUMMY13, THREE_THIRTEEN, Game, Hand, Player, Seat
-from .table import standings_from
+from games.engine import games as engine
+
+from .models import Game, Hand, Player, Seat
 
 
 @dataclass
@@ -39,7 +40,7 @@ class GameResult:
 
 
 def game_results(games) -> list[GameResult]:
-    """Final totals and places of the games of a queryset, in two queries."""
+    """Final totals and places of the games of a queryset, in three queries."""
     results = {game.pk: GameResult(game) for game in games.select_related("night")}
     seats = (
         Seat.objects.filter(game__in=games.values("pk"))
@@ -51,8 +52,25 @@ def game_results(games) -> list[GameResult]:
         result = results[seat.game_id]
         result.seats.append(seat)
         result.totals[seat.pk] = seat.total
+    # Pool play places players by when they went out, so those games need every round.
+    pool = [pk for pk, result in results.items() if result.game.pool_limit]
+    rounds: dict[int, dict[int, int]] = defaultdict(dict)
+    if pool:
+        for seat_id, number, points in Hand.objects.filter(round__game__in=pool).values_list(
+            "seat_id", "round__number", "points"
+        ):
+            rounds[seat_id][number] = points
     for result in results.values():
-        result.places = standings_from(result.seats, result.totals)
+        limit = result.game.pool_limit
+        seatings = []
+        for seat in result.seats:
+            by_round = rounds.get(seat.pk, {})
+            points = [by_round.get(n, 0) for n in range(1, max(by_round, default=0) + 1)]
+            seatings.append(
+                engine.Seating(seat.pk, seat.position, seat.total, engine.out_after(points, limit))
+            )
+        by_pk = {seat.pk: seat for seat in result.seats}
+        result.places = [(place, by_pk[s.key], s.total) for place, s in engine.standings(seatings)]
     return list(results.values())
 
 
@@ -79,6 +97,10 @@ class Standing:
     def win_rate(self) -> float:
         return self.wins / self.played if self.played else 0.0
 
+    @property
+    def win_percent(self) -> int:
+        return round(100 * self.win_rate)
+
 
 def leaderboard(group, kind=None, start=None, end=None) -> list[Standing]:
     """Games played, wins and win rate of each player, most wins first. A shared first place
@@ -102,11 +124,34 @@ class Record:
     played: Counter = field(default_factory=Counter)
     won: Counter = field(default_factory=Counter)
     per_round: dict = field(default_factory=dict)  # kind -> average points per round
-    by_round_number: list = field(default_factory=list)  # Three Thirteen: (round, avg, hands)
+    # Games of a fixed number of rounds: kind -> [(round, wild in words, avg, hands)]
+    by_round_number: dict = field(default_factory=dict)
     went_out: Counter = field(default_factory=Counter)
     best: dict = field(default_factory=dict)  # kind -> GameResult
     worst: dict = field(default_factory=dict)
     head_to_head: list = field(default_factory=list)  # (opponent, wins, losses, ties)
+
+    def of_kind(self, kind: engine.GameKind, chart=None) -> dict:
+        """What the player page shows for one game."""
+        return {
+            "kind": kind,
+            "played": self.played[kind.slug],
+            "won": self.won[kind.slug],
+            "per_round": self.per_round.get(kind.slug),
+            "went_out": self.went_out[kind.slug],
+            "best": self.best.get(kind.slug),
+            "worst": self.worst.get(kind.slug),
+            "place_best": _place(self.best.get(kind.slug), self.player.pk),
+            "place_worst": _place(self.worst.get(kind.slug), self.player.pk),
+            "by_round": self.by_round_number.get(kind.slug, []),
+            "chart": chart,
+        }
+
+
+def _place(result, player_id):
+    if result is None:
+        return None
+    return {"place": result.place_of(player_id), "points": result.total_of(player_id)}
 
 
 def player_record(player: Player) -> Record:
@@ -124,13 +169,19 @@ def player_record(player: Player) -> Record:
     hands = Hand.objects.filter(seat__player=player, round__completed_at__isnull=False)
     for row in hands.values("round__game__kind").annotate(avg=Avg("points"), n=Count("id")):
         record.per_round[row["round__game__kind"]] = (row["avg"], row["n"])
-    record.by_round_number = [
-        (row["round__number"], row["avg"], row["n"])
-        for row in hands.filter(round__game__kind=THREE_THIRTEEN)
-        .values("round__number")
+    fixed = [kind.slug for kind in engine.KINDS.values() if kind.rounds]
+    for row in (
+        hands.filter(round__game__kind__in=fixed)
+        .values("round__game__kind", "round__number")
         .annotate(avg=Avg("points"), n=Count("id"))
-        .order_by("round__number")
-    ]
+        .order_by("round__game__kind", "round__number")
+    ):
+        kind = engine.KINDS[row["round__game__kind"]]
+        # A fixed-round game's wild rank follows the round number, whatever the options.
+        wild = kind.wild_label(row["round__number"], kind.rules_class())
+        record.by_round_number.setdefault(kind.slug, []).append(
+            (row["round__number"], wild, row["avg"], row["n"])
+        )
     for row in (
         hands.filter(outcome=Hand.WENT_OUT).values("round__game__kind").annotate(n=Count("id"))
     ):
@@ -151,6 +202,3 @@ def player_record(player: Player) -> Record:
         key=lambda row: row[0].name.lower(),
     )
     return record
-
-
-KIND_NAMES = {THREE_THIRTEEN: "Three Thirteen", RUMMY13: "13-card Rummy"}

@@ -4,17 +4,28 @@ Scores are never re-implemented here: a hand's points come from games.engine (vi
 games.scoring), and stored so the score table is one query.
 """
 
+from dataclasses import dataclass
+from datetime import timedelta
+
 from django.conf import settings
-from django.db import models
+from django.db import models, transaction
+from django.db.models.functions import Lower
 from django.urls import reverse
 from django.utils import timezone
 
-from games.engine.rummy13 import RummyRules
-from games.engine.three_thirteen import ThreeThirteenRules
+from games.engine import games as engine
+from games.engine.cards import format_cards, parse_hand
 
-THREE_THIRTEEN = "three-thirteen"
-RUMMY13 = "rummy13"
-GAME_KINDS = [(THREE_THIRTEEN, "Three Thirteen"), (RUMMY13, "13-card Rummy")]
+GAME_KINDS = [(kind.slug, kind.name) for kind in engine.KINDS.values()]
+# A game started within this long of the group's last one joins the same game night, so play
+# past midnight stays on one night.
+SAME_EVENING = timedelta(hours=8)
+NAME_LENGTH = 40
+
+
+def normalise_name(name: str) -> str:
+    """A player's name as stored: inner runs of spaces folded, none at the ends."""
+    return " ".join(str(name).split())
 
 
 class Group(models.Model):
@@ -46,17 +57,36 @@ PLAYER_COLOURS = [
 ]  # fmt: skip
 
 
+class PlayerQuerySet(models.QuerySet):
+    def named(self, group, names: list[str]) -> list["Player"]:
+        """The group's players of these names (any case), adding those it does not have yet."""
+        known = {player.name.lower(): player for player in self.filter(group=group)}
+        players = []
+        for name in names:
+            name = normalise_name(name)
+            player = known.get(name.lower())
+            if player is None:
+                player = known[name.lower()] = self.create(group=group, name=name)
+            players.append(player)
+        return players
+
+
 class Player(models.Model):
-    name = models.CharField(max_length=40)
+    name = models.CharField(max_length=NAME_LENGTH)
     group = models.ForeignKey(Group, on_delete=models.CASCADE, related_name="players")
     created_at = models.DateTimeField(default=timezone.now)
     # Index into PLAYER_COLOURS, fixed when the player is added: one colour on every page.
     colour_index = models.PositiveSmallIntegerField(default=0)
 
+    objects = PlayerQuerySet.as_manager()
+
     class Meta:
         ordering = ["name"]
         constraints = [
-            models.UniqueConstraint(fields=["group", "name"], name="unique_player_name_per_group")
+            # One "Ann" per group, whatever the case: names are compared as players say them.
+            models.UniqueConstraint(
+                "group", Lower("name"), name="unique_player_name_per_group_any_case"
+            )
         ]
 
     def __str__(self):
@@ -74,6 +104,29 @@ class Player(models.Model):
     def colour(self) -> str:
         return PLAYER_COLOURS[self.colour_index % len(PLAYER_COLOURS)]
 
+    @property
+    def colour_class(self) -> str:
+        """The CSS class that paints the player's swatch (no inline styles: strict CSP)."""
+        return f"colour-{self.colour_index % len(PLAYER_COLOURS)}"
+
+
+class GameNightQuerySet(models.QuerySet):
+    def for_new_game(self, group, date) -> "GameNight":
+        """The game night a new game joins: the one whose last game started within the same
+        evening (past midnight included) when the game is for today, else the group's night
+        of that date, or a new one."""
+        if date == timezone.localdate():
+            recent = (
+                Game.objects.filter(group=group, created_at__gte=timezone.now() - SAME_EVENING)
+                .select_related("night")
+                .order_by("-created_at")
+                .first()
+            )
+            if recent:
+                return recent.night
+        night = self.filter(group=group, date=date).first()
+        return night or self.create(group=group, date=date)
+
 
 class GameNight(models.Model):
     """An evening at the table; the games started that evening share it."""
@@ -81,6 +134,8 @@ class GameNight(models.Model):
     group = models.ForeignKey(Group, on_delete=models.CASCADE, related_name="nights")
     date = models.DateField()
     created_at = models.DateTimeField(default=timezone.now)
+
+    objects = GameNightQuerySet.as_manager()
 
     class Meta:
         ordering = ["-date", "-created_at"]
@@ -90,6 +145,33 @@ class GameNight(models.Model):
 
     def get_absolute_url(self):
         return reverse("night", args=[self.pk])
+
+
+class GameQuerySet(models.QuerySet):
+    def for_group(self, group):
+        return self.filter(group=group)
+
+    def start(self, *, group, kind: str, players, rules: dict, date=None, user=None,
+              night=None, created_at=None, first_round=True) -> "Game":  # fmt: skip
+        """Start a game: the players seated in order from the first dealer going left (names
+        or Players), its options stored, and its first round open for entry."""
+        definition = engine.kind_of(kind)
+        stored = definition.rules_from(rules).to_dict()
+        with transaction.atomic():
+            if players and isinstance(players[0], str):
+                players = Player.objects.named(group, players)
+            if night is None:
+                night = GameNight.objects.for_new_game(group, date or timezone.localdate())
+            game = self.create(
+                group=group, night=night, kind=definition.slug, rules=stored, created_by=user,
+                created_at=created_at or timezone.now(),
+            )  # fmt: skip
+            seats = Seat.objects.bulk_create(
+                Seat(game=game, player=player, position=i) for i, player in enumerate(players)
+            )
+            if first_round:
+                Round.objects.create(game=game, number=1, dealer=seats[0])
+        return game
 
 
 class Game(models.Model):
@@ -104,25 +186,92 @@ class Game(models.Model):
     )
     finished_at = models.DateTimeField(null=True, blank=True)
 
+    objects = GameQuerySet.as_manager()
+
     class Meta:
         ordering = ["-created_at"]
 
     def __str__(self):
-        return f"{self.get_kind_display()} on {self.night.date:%d %b %Y}"
+        return f"{self.kind_def.name} on {self.night.date:%d %b %Y}"
 
     def get_absolute_url(self):
         return reverse("game", args=[self.pk])
 
     @property
-    def is_three_thirteen(self) -> bool:
-        return self.kind == THREE_THIRTEEN
+    def kind_def(self) -> engine.GameKind:
+        """The game's description in the engine: words, rounds, deck, options, scoring."""
+        return engine.KINDS[self.kind]
 
     @property
     def engine_rules(self):
         """The rules as the engine's dataclass."""
-        if self.is_three_thirteen:
-            return ThreeThirteenRules.from_dict(self.rules)
-        return RummyRules.from_dict(self.rules)
+        cached = getattr(self, "_engine_rules", None)
+        if cached is None or cached[0] != self.rules:
+            cached = (self.rules, self.kind_def.rules_from(self.rules))
+            self._engine_rules = cached
+        return cached[1]
+
+    @property
+    def options(self) -> list[tuple[str, str]]:
+        return self.kind_def.describe(self.engine_rules)
+
+    @property
+    def pool_limit(self) -> int | None:
+        return self.kind_def.pool_limit(self.engine_rules)
+
+    def seatings(self, before: int | None = None) -> list[engine.Seating]:
+        """Each seat's running total (of the rounds before `before`, or all), as the
+        engine's table rules see it."""
+        seats = list(self.seats.all())
+        hands = Hand.objects.filter(round__game=self)
+        if before is not None:
+            hands = hands.filter(round__number__lt=before)
+        by_seat: dict[int, dict[int, int]] = {seat.pk: {} for seat in seats}
+        for seat_id, number, points in hands.values_list("seat_id", "round__number", "points"):
+            by_seat[seat_id][number] = points
+        last = max((n for rounds in by_seat.values() for n in rounds), default=0)
+        limit = self.pool_limit
+        return [
+            engine.Seating(
+                key=seat.pk,
+                position=seat.position,
+                total=sum(by_seat[seat.pk].values()),
+                out_after=engine.out_after(
+                    [by_seat[seat.pk].get(n, 0) for n in range(1, last + 1)], limit
+                ),
+            )
+            for seat in seats
+        ]
+
+    def current_round(self) -> "Round | None":
+        """The round being played: the first one not complete (None when the game is over)."""
+        if self.finished_at:
+            return None
+        return self.rounds.filter(completed_at__isnull=True).select_related("dealer").first()
+
+    def finish(self) -> None:
+        """End the game now: an open round with no hand is dropped; one with hands stays."""
+        with transaction.atomic():
+            game = Game.objects.select_for_update().get(pk=self.pk)
+            if game.finished_at:
+                return
+            Round.objects.filter(game=game, completed_at__isnull=True, hands__isnull=True).delete()
+            game.finished_at = self.finished_at = timezone.now()
+            game.save(update_fields=["finished_at"])
+
+    def reopen(self) -> None:
+        """Take a finished game back into play; its next round opens if it has none open."""
+        with transaction.atomic():
+            game = Game.objects.select_for_update().get(pk=self.pk)
+            if not game.finished_at:
+                return
+            game.finished_at = self.finished_at = None
+            game.save(update_fields=["finished_at"])
+            last = game.rounds.order_by("-number").first()
+            if last is None:
+                Round.objects.create(game=game, number=1, dealer=game.seats.first())
+            elif last.completed_at is not None:
+                last.open_next()
 
 
 class Seat(models.Model):
@@ -143,8 +292,30 @@ class Seat(models.Model):
         return f"{self.player} (seat {self.position + 1})"
 
 
+class Conflict(Exception):
+    """The hand was saved from another phone since this one loaded it."""
+
+    def __init__(self, saved: "Hand"):
+        super().__init__("saved from another phone")
+        self.saved = saved
+
+
+class Refused(Exception):
+    """A save the table's rules refuse: the message says why, for the panel."""
+
+
+@dataclass
+class Entry:
+    """What a phone sends for one hand."""
+
+    outcome: str
+    cards: str = ""
+    entered: int | None = None  # points entered as a number
+    version: int = 0  # the version of the hand the phone last saw (0: none)
+
+
 class Round(models.Model):
-    """A round of Three Thirteen or a deal of 13-card Rummy."""
+    """A round of Three Thirteen or Five Crowns, or a deal of 13-card Rummy."""
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="rounds")
     number = models.PositiveSmallIntegerField()
@@ -158,36 +329,181 @@ class Round(models.Model):
         ]
 
     def __str__(self):
-        return f"Round {self.number} of {self.game}"
+        return f"{self.game.kind_def.round_word.capitalize()} {self.number} of {self.game}"
 
     def get_absolute_url(self):
         return reverse("round", args=[self.game_id, self.number])
+
+    @property
+    def kind(self) -> engine.GameKind:
+        return self.game.kind_def
+
+    @property
+    def hand_size(self) -> int:
+        return self.kind.hand_size(self.number)
+
+    @property
+    def wild_rank(self) -> int | None:
+        return self.kind.wild_rank(self.number, self.game.engine_rules)
+
+    @property
+    def wild_label(self) -> str | None:
+        return self.kind.wild_label(self.number, self.game.engine_rules)
+
+    def playing_seats(self) -> list[Seat]:
+        """The seats still in the game in this round (pool play puts players out)."""
+        seats = {seat.pk: seat for seat in self.game.seats.select_related("player")}
+        playing = self.kind.playing(self.game.seatings(before=self.number), self.game.engine_rules)
+        return [seats[seating.key] for seating in playing]
+
+    def problems(self, hands=None, playing=None) -> list[str]:
+        """What keeps the round from being complete, in words for the table."""
+        hands = list(self.hands.select_related("seat__player")) if hands is None else hands
+        playing = self.playing_seats() if playing is None else playing
+        have = {hand.seat_id for hand in hands}
+        missing = [seat.player.name for seat in playing if seat.pk not in have]
+        winners = [hand.seat.player.name for hand in hands if hand.outcome == engine.WENT_OUT]
+        return self.kind.round_problems(missing, winners)
+
+    def score(self, entry: Entry) -> engine.Scored:
+        """One entry scored on its own, as the panel shows it while cards are tapped."""
+        return self.kind.score(
+            entry.outcome, entry.cards, self.number, self.game.engine_rules, entry.entered
+        )
+
+    # ---------------------------------------------------------------- saving
+
+    @classmethod
+    def locked(cls, pk: int) -> "Round":
+        """The round, locked until the transaction ends: every save of a round decides with
+        what it read under this lock (SQLite's IMMEDIATE transactions lock the whole file)."""
+        return cls.objects.select_for_update().select_related("game").get(pk=pk)
+
+    def save_hand(self, seat: Seat, entry: Entry, user=None, by_name: str | None = None):
+        """Save one hand as one transaction under the round's lock, then recompute what
+        follows from the round. Returns (hand, scored); raises Refused with the reason, or
+        Conflict with the saved hand when another phone changed it since `entry.version`
+        (an identical save, like a double tap, is not a conflict)."""
+        with transaction.atomic():
+            round_ = Round.locked(self.pk)
+            game = round_.game
+            if game.finished_at:
+                raise Refused("this game is finished: reopen it to change a hand")
+            if seat.pk not in {playing.pk for playing in round_.playing_seats()}:
+                word = round_.kind.round_word
+                raise Refused(f"{seat.player.name} is out of the game in this {word}")
+            scored = round_.score(entry)
+            if scored.error:
+                raise Refused(scored.error)
+            cards = format_cards(scored.cards)
+            stored_entry = entry.entered if entry.outcome == engine.POINTS else None
+            hand = Hand.objects.filter(round=round_, seat=seat).first()
+            if hand is not None:
+                if (hand.outcome, hand.cards, hand.entered_points) == (
+                    entry.outcome, cards, stored_entry,
+                ):  # fmt: skip
+                    return hand, scored
+                if entry.version != hand.version:
+                    raise Conflict(hand)
+            others = [
+                parse_hand(other.cards) for other in round_.hands.exclude(seat=seat) if other.cards
+            ]
+            problem = round_.kind.round_supply_error(others + [scored.cards], game.engine_rules)
+            if problem:
+                raise Refused(problem)
+            name = (by_name or (user.get_username() if user else ""))[:150]
+            if hand is None:
+                hand = Hand(round=round_, seat=seat, version=0)
+                old_summary, old_points = "", None
+            else:
+                old_summary, old_points = hand.summary, hand.points
+            hand.outcome, hand.cards, hand.entered_points = entry.outcome, cards, stored_entry
+            hand.version += 1
+            hand.updated_at, hand.updated_by, hand.updated_by_name = timezone.now(), user, name
+            hand.save()
+            round_.rescore()
+            hand.refresh_from_db()
+            HandChange.record(hand, user, name, old_summary, old_points)
+            round_.update_completion()
+        self.completed_at = round_.completed_at
+        return hand, scored
+
+    def rescore(self) -> None:
+        """Recompute every hand of the round from its entry, as the whole round decides
+        (a Rummy winner's four pure sequences double the others' counts)."""
+        game = self.game
+        hands = list(self.hands.all())
+        scored = [
+            self.score(Entry(hand.outcome, hand.cards, hand.entered_points)) for hand in hands
+        ]
+        points = self.kind.round_points(
+            [
+                (hand.outcome, s.points if s.points is not None else hand.points, s.all_pure)
+                for hand, s in zip(hands, scored, strict=True)
+            ],
+            game.engine_rules,
+        )
+        for hand, s, total in zip(hands, scored, points, strict=True):
+            if (hand.points, hand.melds, hand.all_pure) != (total, s.melds, s.all_pure):
+                hand.points, hand.melds, hand.all_pure = total, s.melds, s.all_pure
+                hand.save(update_fields=["points", "melds", "all_pure"])
+
+    def update_completion(self) -> None:
+        """Mark the round complete or not; when it completes, open the next round or, when
+        the game is over, finish the game. Runs inside the save, under the round's lock."""
+        complete = not self.problems()
+        if complete and self.completed_at is None:
+            self.completed_at = timezone.now()
+            self.save(update_fields=["completed_at"])
+        elif not complete and self.completed_at is not None:
+            self.completed_at = None
+            self.save(update_fields=["completed_at"])
+        if complete:
+            self.open_next()
+
+    def open_next(self) -> "Round | None":
+        """Open the round after this one (dealt by the next player still in to the left), or
+        finish the game when this was its last round."""
+        game = self.game
+        if game.rounds.filter(number=self.number + 1).exists():
+            return None
+        kind, rules = self.kind, game.engine_rules
+        completed = game.rounds.filter(completed_at__isnull=False).count()
+        seatings = game.seatings(before=self.number + 1)
+        playing = kind.playing(seatings, rules)
+        if kind.is_over(completed, len(playing), rules):
+            if not game.finished_at:
+                game.finished_at = timezone.now()
+                game.save(update_fields=["finished_at"])
+            return None
+        seats = {seat.position: seat for seat in game.seats.all()}
+        dealer = engine.next_dealer(
+            sorted(seats), self.dealer.position, {seating.position for seating in playing}
+        )
+        return Round.objects.create(game=game, number=self.number + 1, dealer=seats[dealer])
 
 
 class Hand(models.Model):
     """What one player scored in a round, from the cards left in their hand or as a number."""
 
-    CARDS = "cards"
-    WENT_OUT = "went_out"  # Three Thirteen: went out; Rummy: declared and won
-    POINTS = "points"  # entered as a number
-    DROP = "drop"
-    MIDDLE_DROP = "middle_drop"
-    WRONG_DECLARATION = "wrong_declaration"
+    CARDS = engine.CARDS
+    WENT_OUT = engine.WENT_OUT
+    POINTS = engine.POINTS
     OUTCOMES = [
-        (CARDS, "Cards counted"),
-        (WENT_OUT, "Went out / declared"),
-        (POINTS, "Points entered"),
-        (DROP, "Drop"),
-        (MIDDLE_DROP, "Middle drop"),
-        (WRONG_DECLARATION, "Wrong declaration"),
+        (engine.CARDS, "Cards counted"),
+        (engine.WENT_OUT, "Went out / declared"),
+        (engine.POINTS, "Points entered"),
+        (engine.DROP, "Drop"),
+        (engine.MIDDLE_DROP, "Middle drop"),
+        (engine.WRONG_DECLARATION, "Wrong declaration"),
     ]
 
     round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="hands")
     seat = models.ForeignKey(Seat, on_delete=models.CASCADE, related_name="hands")
-    outcome = models.CharField(max_length=20, choices=OUTCOMES, default=CARDS)
+    outcome = models.CharField(max_length=20, choices=OUTCOMES, default=engine.CARDS)
     cards = models.CharField(max_length=200, blank=True)  # canonical notation
     entered_points = models.IntegerField(null=True, blank=True)
-    # Derived by games.scoring from the cards and the round; stored for the score table.
+    # Derived by the engine from the cards and the round; stored for the score table.
     points = models.IntegerField(default=0)
     melds = models.JSONField(default=list, blank=True)
     all_pure = models.BooleanField(default=False)
@@ -196,6 +512,8 @@ class Hand(models.Model):
     updated_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL
     )
+    # Who saved it last, as the change history names them (a member, or a guest's device).
+    updated_by_name = models.CharField(max_length=150, blank=True)
 
     class Meta:
         ordering = ["seat__position"]
@@ -208,7 +526,7 @@ class Hand(models.Model):
 
     @property
     def manual(self) -> bool:
-        return self.outcome == self.POINTS
+        return self.outcome == engine.POINTS
 
     @property
     def leftover(self) -> list[str]:
@@ -220,6 +538,21 @@ class Hand(models.Model):
                     left.remove(card)
         return left
 
+    @property
+    def summary(self) -> str:
+        """The hand in a few words for its change history."""
+        if self.outcome == engine.POINTS:
+            return f"{self.entered_points} points entered"
+        label = outcome_label(self.round.game, self.outcome)
+        return f"{label}: {self.cards}" if self.cards else label
+
+
+def outcome_label(game: Game, outcome: str) -> str:
+    """How the round page names a hand's outcome in this game."""
+    return dict(game.kind_def.outcomes(game.engine_rules)).get(outcome) or dict(Hand.OUTCOMES).get(
+        outcome, outcome
+    )
+
 
 class HandChange(models.Model):
     """One save of a hand that changed it: who, when, and what it was before and after."""
@@ -230,8 +563,9 @@ class HandChange(models.Model):
     )
     changed_at = models.DateTimeField(default=timezone.now)
     changed_by_name = models.CharField(max_length=150, blank=True)  # kept through exports
-    old_summary = models.CharField(max_length=250, blank=True)
-    new_summary = models.CharField(max_length=250)
+    # Written by the app from the hand: unbounded, so a summary never fails to fit.
+    old_summary = models.TextField(blank=True)
+    new_summary = models.TextField()
     old_points = models.IntegerField(null=True, blank=True)
     new_points = models.IntegerField()
 
@@ -240,3 +574,15 @@ class HandChange(models.Model):
 
     def __str__(self):
         return f"{self.hand}: {self.old_summary} -> {self.new_summary}"
+
+    @classmethod
+    def record(cls, hand: Hand, user, name: str, old_summary: str, old_points) -> "HandChange":
+        return cls.objects.create(
+            hand=hand,
+            changed_by=user,
+            changed_by_name=name[:150],
+            old_summary=old_summary,
+            old_points=old_points,
+            new_summary=hand.summary,
+            new_points=hand.points,
+        )

@@ -8,13 +8,10 @@ from django.db import transaction
 from django.db.models import Prefetch
 from django.utils.dateparse import parse_datetime
 
-from games.engine.cards import CardError, check_hand_supply, parse_card, parse_hand
-from games.engine.rummy13 import RummyRules
-from games.engine.three_thirteen import ROUNDS, ThreeThirteenRules
+from games.engine import games as engine
+from games.engine.cards import CardError, parse_card, parse_hand
 
 from .models import (
-    GAME_KINDS,
-    THREE_THIRTEEN,
     Game,
     GameNight,
     Hand,
@@ -224,16 +221,16 @@ def read_import(data) -> list:
 
 def _check_game(check, game, where, names):
     kind = check.need(game, "kind", str, where)
-    if kind is not None and kind not in dict(GAME_KINDS):
+    if kind is not None and kind not in engine.KINDS:
         check.fail(f"{where}.kind", f"{kind!r} is not a game of this app")
         return
+    definition = engine.KINDS.get(kind)
     rules = check.need(game, "rules", dict, where)
     engine_rules = None
-    if rules is not None and kind:
+    if rules is not None and definition:
         try:
-            maker = ThreeThirteenRules if kind == THREE_THIRTEEN else RummyRules
-            engine_rules = maker.from_dict(rules)
-        except (CardError, TypeError) as error:
+            engine_rules = definition.rules_from(rules)
+        except CardError as error:
             check.fail(f"{where}.rules", str(error))
     check.moment(game, "created_at", where)
     check.moment(game, "finished_at", where)
@@ -250,7 +247,7 @@ def _check_game(check, game, where, names):
         rwhere = f"{where}.rounds[{k}]"
         number = check.need(round_, "number", int, rwhere)
         if number is not None:
-            if number < 1 or (kind == THREE_THIRTEEN and number > ROUNDS):
+            if number < 1 or (definition and definition.rounds and number > definition.rounds):
                 check.fail(f"{rwhere}.number", f"there is no round {number} in this game")
             if number in numbers:
                 check.fail(f"{rwhere}.number", f"round {number} appears twice")
@@ -261,10 +258,12 @@ def _check_game(check, game, where, names):
         check.moment(round_, "completed_at", rwhere)
         taken = set()
         for m, hand in enumerate(check.need(round_, "hands", list, rwhere) or []):
-            _check_hand(check, hand, f"{rwhere}.hands[{m}]", len(seats), taken, engine_rules)
+            _check_hand(
+                check, hand, f"{rwhere}.hands[{m}]", len(seats), taken, definition, engine_rules
+            )
 
 
-def _check_hand(check, hand, where, seat_count, taken, rules):
+def _check_hand(check, hand, where, seat_count, taken, definition, rules):
     seat = check.need(hand, "seat", int, where)
     if seat is not None:
         if not 0 <= seat < seat_count:
@@ -280,7 +279,7 @@ def _check_hand(check, hand, where, seat_count, taken, rules):
         try:
             parsed = parse_hand(cards)
             if rules is not None:
-                check_hand_supply(parsed, rules.decks, rules.jokers)
+                definition.check_cards(parsed, rules)
         except CardError as error:
             check.fail(f"{where}.cards", str(error))
     check.need(hand, "entered_points", int, where, optional=True)
@@ -340,15 +339,16 @@ def import_json(group, data) -> dict:
                                          created_at=_at(entry.get("created_at"), now))  # fmt: skip
         counts["nights"] += 1
         for g in entry["games"]:
-            game = Game.objects.create(
-                group=group, night=night, kind=g["kind"], rules=g["rules"],
-                created_at=_at(g.get("created_at"), now), finished_at=_at(g.get("finished_at")),
+            game = Game.objects.start(
+                group=group, kind=g["kind"], rules=g["rules"], night=night,
+                players=[players[name.lower()] for name in g["seats"]],
+                created_at=_at(g.get("created_at"), now), first_round=False,
             )  # fmt: skip
+            if g.get("finished_at"):
+                game.finished_at = _at(g["finished_at"])
+                game.save(update_fields=["finished_at"])
             counts["games"] += 1
-            seats = Seat.objects.bulk_create(
-                Seat(game=game, player=players[name.lower()], position=i)
-                for i, name in enumerate(g["seats"])
-            )
+            seats = list(game.seats.order_by("position"))
             for r in g["rounds"]:
                 round_ = Round.objects.create(
                     game=game, number=r["number"], dealer=seats[r["dealer"]],

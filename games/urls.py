@@ -12,6 +12,7 @@ urlpatterns = [
     path("games/new/", views.new_game, name="new_game"),
     path("games/<int:game_id>/", views.game, name="game"),
     path("games/<int:game_id>/finish/", views.finish_game, name="finish_game"),
+    path("games/<int:game_id>/reopen/", views.reopen_game, name="reopen_game"),
     path("games/<int:game_id>/rounds/<int:number>/", views.round_page, name="round"),
     path(
         "games/<int:game_id>/rounds/<int:number>/seats/<int:seat_id>/",

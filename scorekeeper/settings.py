@@ -58,6 +58,7 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "games.access.CurrentGroupMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
@@ -99,7 +100,10 @@ AUTH_PASSWORD_VALIDATORS = [
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "home"
-# Messages live in the session, so logging in as someone else on a shared phone drops them.
+# Sessions live in a signed cookie, so reading a page (or a message) never writes to the
+# database. Messages live in the session: logging in as someone else on a shared phone flushes
+# the session, and the previous user's messages with it.
+SESSION_ENGINE = "django.contrib.sessions.backends.signed_cookies"
 MESSAGE_STORAGE = "django.contrib.messages.storage.session.SessionStorage"
 # Stay logged in on the phone at the table for months.
 SESSION_COOKIE_AGE = 60 * 60 * 24 * 180

@@ -105,20 +105,12 @@ def signed_in(client, member):
 @pytest.fixture
 def make_game():
     """A game started the way the new-game form starts one, with its first round open."""
-    from django.utils import timezone
-
-    from games import table
-    from games.models import Game, GameNight, Player, Seat
+    from games.models import Game
 
     def make(user, kind="three-thirteen", names=("Ann", "Bob", "Cid"), **rules):
-        group = user.membership.group
-        night, _ = GameNight.objects.get_or_create(group=group, date=timezone.localdate())
-        game = Game.objects.create(group=group, night=night, kind=kind, rules=rules)
-        for position, name in enumerate(names):
-            player, _ = Player.objects.get_or_create(group=group, name=name)
-            Seat.objects.create(game=game, player=player, position=position)
-        table.current_round(game)
-        return game
+        return Game.objects.start(
+            group=user.membership.group, kind=kind, players=list(names), rules=rules, user=user
+        )
 
     return make
 

@@ -208,6 +208,10 @@ def test_three_deals_of_13_card_rummy(phone, live_server):
         if number < 3:
             page.get_by_role("link", name=re.compile(f"Enter deal {number + 1}")).click()
     screenshot(page, "rummy-table")
-    page.get_by_role("button", name="Finish the game now").click()
+    page.get_by_role("link", name="Finish the game now…").click()
+    expect(page.get_by_role("heading", name="Finish the game now?")).to_be_visible()
+    expect(page.locator("main")).to_contain_text("Deal 4 has no hand entered yet: it is dropped.")
+    screenshot(page, "rummy-finish-confirm")
+    page.get_by_role("button", name="Yes, finish the game").click()
     expect(page.get_by_role("heading", name="Final standings")).to_be_visible()
     screenshot(page, "rummy-final")

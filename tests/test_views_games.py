@@ -32,7 +32,7 @@ def test_new_game_seats_players_in_order_and_stores_the_options(signed_in, membe
     assert game.rounds.get().dealer.player.name == "Cid"
     assert Player.objects.count() == 5
     page = signed_in.get(f"/games/{game.pk}/").content.decode()
-    assert "low only" in page and "J, Q, K cost" in page
+    assert "Low only; an ace left over costs 1" in page and "J, Q, K cost 10" in page
 
 
 def test_a_game_needs_two_players(signed_in):
@@ -52,7 +52,7 @@ def test_round_page_shows_cards_wild_rank_and_dealer(signed_in, member, make_gam
     game = make_game(member)
     page = signed_in.get(f"/games/{game.pk}/rounds/1/").content.decode()
     assert "<strong>3</strong> cards a hand" in page
-    assert "<strong>3s</strong> are wild" in page
+    assert "<strong>3s wild</strong>" in page
     assert "<strong>Ann</strong> deals" in page
     assert 'aria-label="7 of hearts"' in page
 

@@ -59,7 +59,7 @@ def test_player_page_counts_games_rounds_and_head_to_head(signed_in, finished_ga
     bob = Player.objects.get(name="Bob")
     bob_page = signed_in.get(f"/players/{bob.pk}/").content.decode()
     # Bob: 22 then 2+... count check through the round-by-round table: rounds 1 and 2.
-    assert "1 (3s)" in bob_page and "2 (4s)" in bob_page
+    assert "1 (3s wild)" in bob_page and "2 (4s wild)" in bob_page
     assert "Head to head" in page and ">Bob</a>" in page
 
 

@@ -8,29 +8,18 @@ from django.core.management.base import BaseCommand
 from django.db import transaction
 from django.utils import timezone
 
-from games import table
-from games.engine.cards import JOKER, SUITS, Card, format_cards
-from games.engine.rummy13 import RummyRules
-from games.engine.three_thirteen import ThreeThirteenRules, default_decks
-from games.models import (
-    RUMMY13,
-    THREE_THIRTEEN,
-    Game,
-    GameNight,
-    Group,
-    Hand,
-    Membership,
-    Player,
-    Seat,
-)
+from games.engine import games as engine
+from games.engine.cards import JOKER, Card, format_cards
+from games.models import Entry, Game, GameNight, Group, Membership, Player
 
 USERNAME = "demo"
 PASSWORD = "demo-table-2026"
 NAMES = ["Asha", "Ben", "Chiara", "Dev", "Elif"]
 
 
-def shoe(decks: int, jokers: int, rng) -> list[Card]:
-    cards = [Card(r, s) for s in SUITS for r in range(1, 14)] * decks + [JOKER] * jokers
+def shoe(kind: engine.GameKind, rules, rng) -> list[Card]:
+    cards = [Card(r, s) for s in kind.suits for r in kind.ranks] * rules.decks
+    cards += [JOKER] * kind.jokers(rules)
     rng.shuffle(cards)
     return cards
 
@@ -62,54 +51,55 @@ class Command(BaseCommand):
             for index in range(nights):
                 day = today - timedelta(days=(nights - index) * 4 + rng.randint(0, 2))
                 night = GameNight.objects.create(group=group, date=day)
-                for kind in rng.sample([THREE_THIRTEEN, RUMMY13], rng.randint(1, 2)):
+                for kind in rng.sample(list(engine.KINDS.values()), rng.randint(1, 2)):
                     seated = rng.sample(players, rng.randint(3, 4))
                     self.play(group, night, kind, seated, user, rng)
         self.stdout.write(f"Demo ready: log in as {USERNAME} / {PASSWORD} ({nights} game nights).")
 
     def play(self, group, night, kind, seated, user, rng):
-        if kind == THREE_THIRTEEN:
-            rules = ThreeThirteenRules(decks=default_decks(len(seated)), jokers=rng.choice([0, 2]))
-        else:
-            rules = RummyRules(wild_rank=rng.choice([None, 7]), max_count=80,
-                               format=rng.choice(["open", "pool"]))  # fmt: skip
-        game = Game.objects.create(group=group, night=night, kind=kind, rules=rules.to_dict(),
-                                   created_by=user)  # fmt: skip
-        Seat.objects.bulk_create(
-            Seat(game=game, player=p, position=i) for i, p in enumerate(seated)
-        )
+        rules = kind.default_rules(len(seated)).to_dict()
+        if "jokers" in rules and kind.default_decks:
+            rules["jokers"] = rng.choice([0, 2])
+        if "format" in rules:
+            rules |= {"wild_rank": rng.choice([None, 7]), "max_count": 80,
+                      "format": rng.choice(["open", "pool"])}  # fmt: skip
+        game = Game.objects.start(group=group, kind=kind.slug, players=seated, rules=rules,
+                                  night=night, user=user)  # fmt: skip
+        rules = game.engine_rules
         deals = 0
-        while (round_ := table.current_round(game)) is not None:
+        while (round_ := game.current_round()) is not None:
             deals += 1
-            active = table.active_seats(game, round_.number)
-            cards = shoe(rules.decks, rules.jokers, rng)
-            winner = rng.choice(active)
-            size = table.hand_size(game, round_.number)
-            for seat in active:
+            cards = shoe(kind, rules, rng)
+            playing = round_.playing_seats()
+            winner = rng.choice(playing)
+            size = round_.hand_size
+            for seat in playing:
                 if seat == winner:
-                    hand = self.winning_hand(kind, round_.number, size, cards, rng)
-                    table.save_hand(round_, seat, Hand.WENT_OUT, format_cards(hand), None, 0, user)
-                elif kind == RUMMY13 and rules.format == "pool" and rng.random() < 0.15:
-                    table.save_hand(round_, seat, Hand.DROP, "", None, 0, user)
+                    hand = self.winning_hand(kind, size, cards, rng)
+                    entry = Entry(engine.WENT_OUT, format_cards(hand))
+                elif kind.fixed_penalties(rules) and rng.random() < 0.15:
+                    entry = Entry(engine.DROP)
                 else:
-                    hand = [cards.pop() for _ in range(size)]
-                    table.save_hand(round_, seat, Hand.CARDS, format_cards(hand), None, 0, user)
-            if kind == RUMMY13 and rules.format == "open" and deals >= rng.randint(3, 6):
+                    entry = Entry(engine.CARDS, format_cards([cards.pop() for _ in range(size)]))
+                round_.save_hand(seat, entry, user)
+            game.refresh_from_db()
+            if kind.rounds is None and not kind.pool_limit(rules) and deals >= rng.randint(3, 6):
                 break
-        game.finished_at = game.created_at + timedelta(hours=1)
-        game.save(update_fields=["finished_at"])
+        game.finish()
+        Game.objects.filter(pk=game.pk).update(finished_at=game.created_at + timedelta(hours=1))
 
-    def winning_hand(self, kind, number, size, cards, rng) -> list[Card]:
-        """Cards that meld completely (Three Thirteen) or make a valid declaration."""
-        if kind == THREE_THIRTEEN:
-            lengths = [size] if size < 6 else [3, size - 3] if size < 9 else [3, 3, size - 6]
-        else:
+    def winning_hand(self, kind, size, cards, rng) -> list[Card]:
+        """Cards that meld completely, or make a valid Rummy declaration: runs of one suit."""
+        if size == 13 and kind.rounds is None:
             lengths = [4, 3, 3, 3]
+        else:
+            lengths = [size] if size < 6 else [3, size - 3] if size < 9 else [3, 3, size - 6]
+        low, high = kind.ranks[0], kind.ranks[-1]
         for _ in range(200):
-            suits = rng.sample(SUITS, len(lengths))
+            suits = rng.sample(kind.suits, len(lengths))
             wanted = []
             for suit, length in zip(suits, lengths, strict=True):
-                start = rng.randint(1, 14 - length)
+                start = rng.randint(low, high + 1 - length)
                 wanted += [Card(r, suit) for r in range(start, start + length)]
             if all(cards.count(c) >= wanted.count(c) for c in wanted):
                 return take(cards, wanted)

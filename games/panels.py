@@ -1,0 +1,118 @@
+"""One player's hand on the round page: what was saved, or what is being entered."""
+
+from collections import Counter
+from dataclasses import dataclass, field
+
+from games.engine import games as engine
+from games.engine.cards import JOKER, Card, CardError, parse_hand, sort_cards
+
+from .models import Entry, Hand, Round, Seat, outcome_label
+
+
+@dataclass
+class PickerCard:
+    card: Card
+    held: int
+    full: bool
+    wild: bool
+
+
+@dataclass
+class HandPanel:
+    """Everything the round page draws for one player's hand."""
+
+    round: Round
+    seat: Seat
+    hand: Hand | None  # as saved, if it was
+    entry: Entry
+    scored: engine.Scored | None = None
+    error: str | None = None
+    conflict: Hand | None = None  # saved from another phone meanwhile
+    saved_now: bool = False
+    editing: bool = False
+    chosen: list[Card] = field(default_factory=list)
+    picker: list[list[PickerCard]] = field(default_factory=list)
+
+    @classmethod
+    def saved(cls, round_: Round, seat: Seat, hand: Hand | None, *, saved_now=False):
+        """The hand as stored (after any doubling), without scoring it again."""
+        if hand is None:
+            return cls.build(round_, seat, None, Entry(engine.CARDS))
+        entry = Entry(hand.outcome, hand.cards, hand.entered_points, hand.version)
+        scored = engine.Scored(
+            points=hand.points, melds=hand.melds, unmelded=hand.leftover, all_pure=hand.all_pure
+        )
+        return cls.build(round_, seat, hand, entry, scored=scored, saved_now=saved_now)
+
+    @classmethod
+    def entering(cls, round_: Round, seat: Seat, hand: Hand | None, entry: Entry, **extra):
+        """What a phone is entering, scored on its own as the cards stand."""
+        scored = extra.pop("scored", None)
+        if scored is None and (entry.cards or entry.outcome != engine.CARDS):
+            scored = round_.score(entry)
+        return cls.build(round_, seat, hand, entry, scored=scored, editing=True, **extra)
+
+    @classmethod
+    def build(cls, round_, seat, hand, entry, **extra):
+        panel = cls(round_, seat, hand, entry, **extra)
+        try:
+            panel.chosen = sort_cards(parse_hand(entry.cards))
+        except CardError as problem:
+            panel.error = panel.error or str(problem)
+        scored_error = panel.scored.error if panel.scored is not None else None
+        # While cards are still being chosen, the count says enough.
+        if panel.error is None and scored_error and panel.editing and not panel.counting:
+            panel.error = scored_error
+        panel.picker = panel._picker()
+        return panel
+
+    def _picker(self) -> list[list[PickerCard]]:
+        game = self.round.game
+        kind, rules = game.kind_def, game.engine_rules
+        held = Counter(self.chosen)
+        rows: list[list[PickerCard]] = []
+        for card in kind.deck(rules):
+            limit = kind.jokers(rules) if card.is_joker else rules.decks
+            item = PickerCard(
+                card, held[card], held[card] >= limit, kind.is_wild(card, self.round.number, rules)
+            )
+            if rows and rows[-1][0].card.suit == card.suit:
+                rows[-1].append(item)
+            else:
+                rows.append([item])
+        return rows
+
+    # ---------------------------------------------------------------- for the template
+
+    @property
+    def size(self) -> int:
+        return self.round.hand_size
+
+    @property
+    def count(self) -> int:
+        return len(self.chosen)
+
+    @property
+    def counting(self) -> bool:
+        """Cards are still being chosen: fewer than the hand holds, and nothing else wrong."""
+        return self.entry.outcome in (engine.CARDS, engine.WENT_OUT) and 0 < self.count < self.size
+
+    @property
+    def open(self) -> bool:
+        """The panel is open while its hand is not saved, being edited, refused or in
+        conflict; a saved hand shows as one line."""
+        if self.saved_now:
+            return False
+        return self.hand is None or self.editing or bool(self.error) or bool(self.conflict)
+
+    @property
+    def label(self) -> str | None:
+        return outcome_label(self.round.game, self.hand.outcome) if self.hand else None
+
+    @property
+    def wild_rank(self) -> int | None:
+        return self.round.wild_rank
+
+    @property
+    def joker(self) -> Card:
+        return JOKER
