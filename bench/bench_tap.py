@@ -27,21 +27,28 @@ from django.core.management import call_command  # noqa: E402
 from django.test import Client  # noqa: E402
 from django.utils import timezone  # noqa: E402
 
-from games import table  # noqa: E402
-from games.engine.cards import JOKER, SUITS, Card, format_cards  # noqa: E402
-from games.models import Game, GameNight, Group, Membership, Player, Seat  # noqa: E402
+from games.engine.cards import JOKER, Card, format_cards  # noqa: E402
+from games.engine.games import KINDS  # noqa: E402
+from games.models import Game, Group, Membership, Round  # noqa: E402
 
 settings.ALLOWED_HOSTS = ["testserver"]
 
 
-def setup_game(user, kind, rules):
-    group = user.membership.group
-    night = GameNight.objects.create(group=group, date="2026-11-22")
-    game = Game.objects.create(group=group, night=night, kind=kind, rules=rules)
-    for position, name in enumerate(["Ann", "Bob", "Cid"]):
-        player, _ = Player.objects.get_or_create(group=group, name=name)
-        Seat.objects.create(game=game, player=player, position=position)
-    return game
+def setup_game(user, kind, rules, number):
+    """A game whose round `number` is open (the rounds before it marked complete)."""
+    game = Game.objects.start(group=user.membership.group, kind=kind,
+                              players=["Ann", "Bob", "Cid"], rules=rules)  # fmt: skip
+    dealer = game.seats.first()
+    Round.objects.filter(game=game).update(completed_at=timezone.now())
+    Round.objects.bulk_create(
+        Round(
+            game=game, number=n, dealer=dealer, completed_at=timezone.now() if n < number else None
+        )
+        for n in range(2, number + 1)
+    )
+    if number == 1:
+        Round.objects.filter(game=game).update(completed_at=None)
+    return game, game.rounds.get(number=number)
 
 
 def main():
@@ -51,20 +58,17 @@ def main():
     client = Client()
     client.force_login(user)
     rng = random.Random(7)
-    deck = [Card(r, s) for s in SUITS for r in range(1, 14)] * 2 + [JOKER] * 2
     cases = [
         ("Three Thirteen, round 11 (13 cards)", "three-thirteen", {"jokers": 2}, 11),
+        ("Five Crowns, round 11 (13 cards)", "five-crowns", {}, 11),
         ("13-card Rummy", "rummy13", {}, 1),
     ]
     print("Server time per tap (POST, re-score, render the panel), in-process, SQLite")
     for name, kind, rules, number in cases:
-        game = setup_game(user, kind, rules)
-        if number > 1:
-            for _ in range(1, number):
-                round_ = table.current_round(game)
-                round_.completed_at = round_.completed_at or timezone.now()
-                round_.save()
-        round_ = table.current_round(game)
+        game, round_ = setup_game(user, kind, rules, number)
+        definition = KINDS[kind]
+        deck = [Card(r, s) for s in definition.suits for r in definition.ranks] * 2
+        deck += [JOKER] * definition.jokers(game.engine_rules)
         seat = game.seats.first()
         url = f"/games/{game.pk}/rounds/{round_.number}/seats/{seat.pk}/"
         times = []

@@ -25,6 +25,7 @@ def site_urls(game: Game) -> dict[str, str]:
     night and first player): the table every access test walks, so no view is forgotten."""
     seat = game.seats.select_related("player").first()
     round_ = game.rounds.order_by("number").first()
+    number = round_.number if round_ else 1
     return {
         "home": "/",
         "signup": "/signup/",
@@ -35,8 +36,8 @@ def site_urls(game: Game) -> dict[str, str]:
         "game": f"/games/{game.pk}/",
         "finish_game": f"/games/{game.pk}/finish/",
         "reopen_game": f"/games/{game.pk}/reopen/",
-        "round": f"/games/{game.pk}/rounds/{round_.number}/",
-        "hand_entry": f"/games/{game.pk}/rounds/{round_.number}/seats/{seat.pk}/",
+        "round": f"/games/{game.pk}/rounds/{number}/",
+        "hand_entry": f"/games/{game.pk}/rounds/{number}/seats/{seat.pk}/",
         "nights": "/nights/",
         "night": f"/nights/{game.night_id}/",
         "export_night": f"/nights/{game.night_id}/export.csv",

@@ -1,0 +1,82 @@
+"""A whole game of Five Crowns on a phone-sized Chromium: stars on the picker, no aces or twos,
+the round's rank wild, totals checked against the rules."""
+
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.conftest import screenshot
+from tests.test_browser_games import enter_hand, panel_for, sign_up, start_game, totals_on_table
+
+pytestmark = pytest.mark.browser
+
+LABELS = {11: "J", 12: "Q", 13: "K"}
+
+
+def label(rank: int) -> str:
+    return LABELS.get(rank, str(rank))
+
+
+def winning_hand(size: int) -> str:
+    """Runs of stars and spades from 3 up that meld every card (a wild in a run stands for
+    itself)."""
+    lengths = [size] if size <= 11 else [size - 6, 6]
+    runs = []
+    for suit, length in zip("XS", lengths, strict=False):
+        runs += [f"{label(rank)}{suit}" for rank in range(3, 3 + length)]
+    return " ".join(runs)
+
+
+def losing_hand(size: int, wild: int) -> tuple[str, int]:
+    """Cards that meld nothing: no wild, each rank twice at most, a suit's ranks two apart."""
+    cards = [(rank, suit) for rank in range(3, 14, 2) for suit in "CD"]
+    cards += [(rank, suit) for rank in range(4, 13, 2) for suit in "HS"]
+    chosen = [(rank, suit) for rank, suit in cards if rank != wild][:size]
+    return " ".join(f"{label(r)}{s}" for r, s in chosen), sum(r for r, _ in chosen)
+
+
+def type_hand(page, name, cards: str):
+    """Type the cards into the Cards field (the other way to enter a hand), then save."""
+    panel = panel_for(page, name)
+    if panel.locator("details").get_attribute("open") is None:
+        panel.locator("summary").click()
+    panel.get_by_role("textbox", name="Cards").fill(cards)
+    with page.expect_response(lambda r: "/seats/" in r.url and r.request.method == "POST"):
+        panel_for(page, name).get_by_role("button", name=f"Save {name}'s hand").click()
+    expect(panel_for(page, name).locator(".saved-now")).to_be_visible()
+
+
+def test_a_whole_game_of_five_crowns_for_two_players(phone, live_server):
+    page = phone
+    sign_up(page, "crowns")
+    start_game(page, "Five Crowns", "Ann, Bob")
+    names = ["Ann", "Bob"]
+    expected = dict.fromkeys(names, 0)
+    for number in range(1, 12):
+        size, wild = number + 2, number + 2
+        expect(page.locator("h1")).to_have_text(f"Round {number} of 11")
+        expect(page.locator(".round-facts")).to_contain_text(f"{label(wild)}s wild")
+        if number == 1:
+            picker = panel_for(page, "Ann").locator(".picker")
+            expect(picker.get_by_role("button", name="7 of stars")).to_be_visible()
+            expect(picker.get_by_role("button", name="Ace of hearts")).to_have_count(0)
+            expect(picker.get_by_role("button", name="2 of spades")).to_have_count(0)
+            expect(picker.locator(".pick.wild")).to_have_count(6)  # five 3s and the joker
+            screenshot(page, "five-crowns-round-1")
+        out, other = names[number % 2], names[1 - number % 2]
+        enter_hand(page, out, winning_hand(size), outcome="Went out")
+        cards, penalty = losing_hand(size, wild)
+        type_hand(page, other, cards)
+        expected[other] += penalty
+        expect(page.locator("#round-status .done")).to_contain_text("Round complete")
+        if number == 11:
+            screenshot(page, "five-crowns-round-11")
+        page.locator("#round-status a.button").click()
+        assert totals_on_table(page) == [expected[name] for name in names]
+        if number < 11:
+            page.get_by_role("link", name=re.compile(f"Enter round {number + 1}")).click()
+    expect(page.get_by_role("heading", name="Final standings")).to_be_visible()
+    screenshot(page, "five-crowns-final")
+    winner = min(names, key=expected.get)
+    assert page.locator(".standings-list li.winner .who").all_inner_texts() == [winner]

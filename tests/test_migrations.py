@@ -1,0 +1,40 @@
+"""Migrations keep what is stored: player names become unique whatever their case, and two
+names that clash are reported for a person to settle, never merged silently."""
+
+import pytest
+from django.db import connection
+from django.db.migrations.executor import MigrationExecutor
+
+BEFORE = [("games", "0002_player_colours_and_change_names")]
+AFTER = [("games", "0003_game_kinds_as_data")]
+
+
+def migrate(targets):
+    executor = MigrationExecutor(connection)
+    executor.loader.build_graph()
+    executor.migrate(targets)
+    return executor.loader.project_state(targets).apps
+
+
+@pytest.fixture
+def at_0002(transactional_db):
+    apps = migrate(BEFORE)
+    yield apps
+    migrate(MigrationExecutor(connection).loader.graph.leaf_nodes())
+
+
+def test_names_that_differ_only_in_case_stop_the_migration_and_are_named(at_0002):
+    Group = at_0002.get_model("games", "Group")
+    Player = at_0002.get_model("games", "Player")
+    group = Group.objects.create(name="Table")
+    Player.objects.create(group=group, name="Ann")
+    Player.objects.create(group=group, name="ANN")
+    with pytest.raises(RuntimeError, match="'Ann' and 'ANN'"):
+        migrate(AFTER)
+    assert sorted(Player.objects.values_list("name", flat=True)) == ["ANN", "Ann"]
+    Player.objects.filter(name="ANN").update(name="Annie")
+    apps = migrate(AFTER)
+    assert sorted(apps.get_model("games", "Player").objects.values_list("name", flat=True)) == [
+        "Ann",
+        "Annie",
+    ]

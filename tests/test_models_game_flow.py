@@ -1,0 +1,88 @@
+"""The game's flow on its models: starting, saving, opening the next round and finishing all
+happen in the save, the same way for views, importer, demo data and tests."""
+
+import pytest
+from django.db import IntegrityError, transaction
+
+from games.engine.games import DROP, POINTS, WENT_OUT
+from games.models import Entry, Game, Player, Refused
+
+pytestmark = pytest.mark.django_db
+
+
+def play(round_, results, user=None):
+    """results: {seat position: points}; the first 0 is the player who went out."""
+    seats = {seat.position: seat for seat in round_.game.seats.all()}
+    winner = next(position for position, points in results.items() if points == 0)
+    for position, points in results.items():
+        if position == winner:
+            round_.save_hand(seats[position], Entry(WENT_OUT), user)
+        else:
+            round_.save_hand(seats[position], Entry(POINTS, "", points), user)
+
+
+def test_the_next_round_opens_when_the_last_hand_is_saved(member, make_game):
+    game = make_game(member)
+    first = game.rounds.get()
+    play(first, {0: 0, 1: 12})
+    assert game.rounds.count() == 1  # Cid is still to enter
+    first.save_hand(game.seats.get(position=2), Entry(POINTS, "", 7), member)
+    second = game.rounds.get(number=2)
+    assert second.dealer.position == 1  # the deal passes to the left
+    assert game.current_round() == second
+
+
+def test_the_last_round_finishes_the_game_in_the_save(member, make_game):
+    game = make_game(member, kind="five-crowns", names=("Ann", "Bob"))
+    for number in range(1, 12):
+        play(game.rounds.get(number=number), {number % 2: 0, 1 - number % 2: number})
+    game.refresh_from_db()
+    assert game.finished_at is not None
+    assert game.rounds.count() == 11
+    assert game.current_round() is None
+
+
+def test_a_finished_game_refuses_saves_until_reopened(member, make_game):
+    game = make_game(member)
+    first = game.rounds.get()
+    ann = game.seats.get(position=0)
+    first.save_hand(ann, Entry(POINTS, "", 4), member)
+    game.finish()
+    with pytest.raises(Refused, match="this game is finished"):
+        first.save_hand(ann, Entry(POINTS, "", 9, version=1), member)
+    assert first.hands.get().points == 4
+    game.reopen()
+    first.save_hand(ann, Entry(POINTS, "", 9, version=1), member)
+    assert first.hands.get().points == 9
+
+
+def test_pool_play_puts_a_player_out_and_skips_their_deal(member, make_game):
+    game = make_game(member, kind="rummy13", names=("Ann", "Bob", "Cid"),
+                     format="pool", pool_limit=101)  # fmt: skip
+    play(game.rounds.get(), {0: 0, 1: 80, 2: 101})
+    second = game.rounds.get(number=2)
+    assert [seat.player.name for seat in second.playing_seats()] == ["Ann", "Bob"]
+    assert second.dealer.player.name == "Bob"
+    with pytest.raises(Refused, match="Cid is out of the game in this deal"):
+        second.save_hand(game.seats.get(position=2), Entry(DROP), member)
+    play(second, {1: 0, 0: 120})
+    game.refresh_from_db()
+    assert game.finished_at is not None  # one player left
+
+
+def test_one_way_to_start_a_game_seats_names_in_order_and_reuses_players(member):
+    group = member.membership.group
+    Player.objects.create(group=group, name="ann")
+    game = Game.objects.start(group=group, kind="three-thirteen", players=["Bob", "Ann"],
+                              rules={"decks": 1})  # fmt: skip
+    assert [seat.player.name for seat in game.seats.select_related("player")] == ["Bob", "ann"]
+    assert Player.objects.filter(group=group).count() == 2
+    assert game.rules["decks"] == 1 and game.rules["aces"] == "low"
+    assert game.rounds.get().dealer.player.name == "Bob"
+
+
+def test_player_names_are_unique_in_a_group_whatever_their_case(member):
+    group = member.membership.group
+    Player.objects.create(group=group, name="Ann")
+    with pytest.raises(IntegrityError), transaction.atomic():
+        Player.objects.create(group=group, name="ANN")
