@@ -249,21 +249,29 @@ class Game(models.Model):
             return None
         return self.rounds.filter(completed_at__isnull=True).select_related("dealer").first()
 
+    def _lock(self) -> "Game":
+        """Lock the game's rounds, then the game: the same order as a save, which locks its
+        round and may then finish the game, so the two never wait on each other."""
+        list(Round.objects.select_for_update().filter(game_id=self.pk).order_by("number"))
+        return Game.objects.select_for_update().get(pk=self.pk)
+
     def finish(self) -> None:
-        """End the game now: an open round with no hand is dropped; one with hands stays."""
+        """End the game now. An open round keeps what was entered in it (its hands count; a
+        round with none shows nowhere) and goes on if the game is reopened."""
         with transaction.atomic():
-            game = Game.objects.select_for_update().get(pk=self.pk)
+            game = self._lock()
             if game.finished_at:
+                self.finished_at = game.finished_at
                 return
-            Round.objects.filter(game=game, completed_at__isnull=True, hands__isnull=True).delete()
             game.finished_at = self.finished_at = timezone.now()
             game.save(update_fields=["finished_at"])
 
     def reopen(self) -> None:
         """Take a finished game back into play; its next round opens if it has none open."""
         with transaction.atomic():
-            game = Game.objects.select_for_update().get(pk=self.pk)
+            game = self._lock()
             if not game.finished_at:
+                self.finished_at = None
                 return
             game.finished_at = self.finished_at = None
             game.save(update_fields=["finished_at"])
@@ -271,7 +279,8 @@ class Game(models.Model):
             if last is None:
                 Round.objects.create(game=game, number=1, dealer=game.seats.first())
             elif last.completed_at is not None:
-                last.open_next()
+                last.game = game
+                last.open_next(finish=False)
 
 
 class Seat(models.Model):
@@ -461,9 +470,9 @@ class Round(models.Model):
         if complete:
             self.open_next()
 
-    def open_next(self) -> "Round | None":
+    def open_next(self, finish: bool = True) -> "Round | None":
         """Open the round after this one (dealt by the next player still in to the left), or
-        finish the game when this was its last round."""
+        finish the game when this was its last round (unless told not to: reopening)."""
         game = self.game
         if game.rounds.filter(number=self.number + 1).exists():
             return None
@@ -472,7 +481,7 @@ class Round(models.Model):
         seatings = game.seatings(before=self.number + 1)
         playing = kind.playing(seatings, rules)
         if kind.is_over(completed, len(playing), rules):
-            if not game.finished_at:
+            if finish and not game.finished_at:
                 game.finished_at = timezone.now()
                 game.save(update_fields=["finished_at"])
             return None

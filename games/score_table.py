@@ -62,8 +62,12 @@ class ScoreTable:
 def score_table(game: Game) -> ScoreTable:
     kind, rules = game.kind_def, game.engine_rules
     seats = list(game.seats.select_related("player"))
-    rounds = list(game.rounds.order_by("number"))
     hands = list(Hand.objects.filter(round__game=game))
+    rounds = list(game.rounds.order_by("number"))
+    if game.finished_at:
+        # A round left open with nothing entered when the game was finished is not part of it.
+        played = {hand.round_id for hand in hands}
+        rounds = [round_ for round_ in rounds if round_.completed_at or round_.pk in played]
     by_cell = {(hand.round_id, hand.seat_id): hand for hand in hands}
     table = ScoreTable(game, seats)
     for round_ in rounds:

@@ -89,6 +89,17 @@ DATABASES = {
         conn_health_checks=True,
     )
 }
+if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    # Every phone may save at the same instant: a write transaction takes SQLite's write lock
+    # when it begins (IMMEDIATE), so it decides with what it read; others wait for it (busy
+    # timeout) instead of failing with "database is locked"; WAL lets readers go on meanwhile.
+    DATABASES["default"]["OPTIONS"] = {
+        "transaction_mode": "IMMEDIATE",
+        "timeout": 20,
+        "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL",
+    }
+    # Tests run on a file too, so threads race on real connections as the server's would.
+    DATABASES["default"]["TEST"] = {"NAME": str(BASE_DIR / ".test-db.sqlite3")}
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_PASSWORD_VALIDATORS = [

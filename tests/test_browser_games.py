@@ -210,7 +210,9 @@ def test_three_deals_of_13_card_rummy(phone, live_server):
     screenshot(page, "rummy-table")
     page.get_by_role("link", name="Finish the game now…").click()
     expect(page.get_by_role("heading", name="Finish the game now?")).to_be_visible()
-    expect(page.locator("main")).to_contain_text("Deal 4 has no hand entered yet: it is dropped.")
+    expect(page.locator("main")).to_contain_text(
+        "Deal 4 has no hand entered yet: it is left out of the game."
+    )
     screenshot(page, "rummy-finish-confirm")
     page.get_by_role("button", name="Yes, finish the game").click()
     expect(page.get_by_role("heading", name="Final standings")).to_be_visible()
