@@ -3,6 +3,7 @@ from contextlib import suppress
 
 from django import forms
 from django.contrib.auth.forms import UserCreationForm
+from django.core.validators import MaxLengthValidator
 from django.utils import timezone
 
 from games.engine import games as engine
@@ -13,8 +14,18 @@ from .models import GAME_KINDS, NAME_LENGTH, Entry, Hand, Player, normalise_name
 MAX_PLAYERS = 8
 
 
+PASSWORD_LENGTH = 128
+
+
 class SignupForm(UserCreationForm):
-    pass
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        # A password is hashed, not stored, but hashing a huge one is work for nothing.
+        for name in ("password1", "password2"):
+            field = self.fields[name]
+            field.max_length = PASSWORD_LENGTH
+            field.validators.append(MaxLengthValidator(PASSWORD_LENGTH))
+            field.widget.attrs["maxlength"] = str(PASSWORD_LENGTH)
 
 
 class PlayerForm(forms.Form):
