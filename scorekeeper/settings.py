@@ -151,6 +151,12 @@ if not DEBUG:
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    # The handler's level too: Django's own loggers propagate their records to it.
+    "handlers": {
+        "console": {
+            "class": "logging.StreamHandler",
+            "level": os.environ.get("LOG_LEVEL", "WARNING"),
+        }
+    },
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "WARNING")},
 }

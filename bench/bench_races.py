@@ -1,0 +1,298 @@
+"""Every phone saving at once, against the app as production runs it: gunicorn with 3 workers,
+DEBUG=0, on a SQLite file or on PostgreSQL. Counts server errors and wrong score tables in
+the race scenarios of issue 12, then measures how many saves a second one round takes before a
+phone waits more than 200 ms.
+
+    uv run python bench/bench_races.py                       # SQLite file
+    uv run python bench/bench_races.py --postgres postgres://postgres@127.0.0.1:5432/bench
+
+The database given is emptied and migrated. Not a test: it prints figures.
+"""
+
+import argparse
+import http.client
+import os
+import secrets
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from itertools import combinations
+from pathlib import Path
+from urllib.parse import urlencode
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+
+def configure(postgres: str | None) -> dict:
+    env = {
+        "DEBUG": "0",
+        "SECRET_KEY": "bench-" + secrets.token_hex(24),
+        "ALLOWED_HOSTS": "127.0.0.1,localhost",
+        "SECURE_SSL_REDIRECT": "0",
+        "CONN_MAX_AGE": "60",
+        "LOG_LEVEL": "ERROR",
+    }
+    if postgres:
+        env["DATABASE_URL"] = postgres
+    else:
+        env["SQLITE_PATH"] = str(Path(tempfile.mkdtemp()) / "bench.sqlite3")
+    os.environ.update(env)
+    os.environ["DJANGO_SETTINGS_MODULE"] = "scorekeeper.settings"
+    return env
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+class Phone:
+    """One phone: its own keep-alive connection, the member's session and a CSRF token."""
+
+    def __init__(self, port: int, session: str):
+        self.port = port
+        self.csrf = secrets.token_hex(16)  # a 32-character secret is its own token
+        self.cookie = f"sessionid={session}; csrftoken={self.csrf}"
+        self.connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+
+    def post(self, path: str, data: dict) -> tuple[int, float]:
+        body = urlencode(data)
+        headers = {
+            "Cookie": self.cookie,
+            "X-CSRFToken": self.csrf,
+            "HX-Request": "true",
+            "Content-Type": "application/x-www-form-urlencoded",
+        }
+        start = time.perf_counter()
+        try:
+            self.connection.request("POST", path, body, headers)
+            response = self.connection.getresponse()
+            response.read()
+        except (OSError, http.client.HTTPException):
+            self.connection.close()
+            self.connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=30)
+            return 599, time.perf_counter() - start
+        return response.status, time.perf_counter() - start
+
+
+def race(calls) -> list[int]:
+    barrier = threading.Barrier(len(calls))
+    results = [0] * len(calls)
+
+    def run(index):
+        barrier.wait()
+        results[index] = calls[index]()[0]
+
+    threads = [threading.Thread(target=run, args=(i,)) for i in range(len(calls))]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    return results
+
+
+def save(phone, game, number, seat, cards="", outcome="cards", version=0, points=""):
+    path = f"/games/{game.pk}/rounds/{number}/seats/{seat.pk}/"
+    data = {"outcome": outcome, "cards": cards, "points": points, "version": version,
+            "save": "1"}  # fmt: skip
+    return lambda: phone.post(path, data)
+
+
+class Tally:
+    def __init__(self, name):
+        self.name, self.saves, self.errors, self.wrong = name, 0, 0, 0
+
+    def count(self, statuses, right: bool):
+        self.saves += len(statuses)
+        self.errors += sum(status >= 500 for status in statuses)
+        self.wrong += not right
+
+
+def scenarios(phones, user):
+    from games.models import Game, Hand
+
+    def new_game(**rules):
+        kind = rules.pop("kind", "three-thirteen")
+        names = rules.pop("names", ["Ann", "Bob", "Cid"])
+        return Game.objects.start(group=user.membership.group, kind=kind, players=names,
+                                  rules=rules, user=user)  # fmt: skip
+
+    hands = [" ".join(c) for c in combinations("KS QD 2C KC QH AD 7C 8D 9H".split(), 3)]
+    tallies = []
+    for count, times in ((2, 40), (10, 20)):
+        tally = Tally(f"{count} phones save the same new hand, {times} times")
+        for _ in range(times):
+            game = new_game()
+            seat = game.seats.get(position=1)
+            statuses = race([save(phones[i], game, 1, seat, hands[i]) for i in range(count)])
+            stored = Hand.objects.filter(round__game=game, seat=seat)
+            right = sorted(statuses) == [200] + [409] * (count - 1) and stored.count() == 1
+            tally.count(statuses, right)
+        tallies.append(tally)
+    for count, times in ((2, 20), (10, 20)):
+        tally = Tally(f"{count} phones re-save one hand with the version they read, {times} times")
+        game = new_game()
+        seat = game.seats.get(position=1)
+        save(phones[0], game, 1, seat, "2S 3S 4H")()
+        offset = 0
+        for version in range(1, times + 1):
+            chosen = hands[offset : offset + count]
+            offset = (offset + count) % (len(hands) - count)
+            statuses = race([save(phones[i], game, 1, seat, chosen[i], version=version)
+                             for i in range(count)])  # fmt: skip
+            hand = Hand.objects.get(round__game=game, seat=seat)
+            right = sorted(statuses) == [200] + [409] * (count - 1) and hand.version == version + 1
+            tally.count(statuses, right)
+        tallies.append(tally)
+    deal = [
+        (0, "went_out", "AH 2H 3H 4H 5S 6S 7S 8D 9D 10D JC QC KC", ""),
+        (1, "cards", "9C 10C JC 2D 4S 6H 8S QD KS AD 3C 5H 7D", ""),
+        (2, "cards", "2S 2C 2D 4D 6C 8H 10S QS KD AC 3S 5D 7H", ""),
+    ]
+    tally = Tally("each phone saves its own hand of a Rummy deal at once, 12 deals")
+    for _ in range(12):
+        game = new_game(kind="rummy13")
+        seats = list(game.seats.all())
+        statuses = race([save(phones[i], game, 1, seats[p], c, o, points=n)
+                         for i, (p, o, c, n) in enumerate(deal)])  # fmt: skip
+        points = dict(Hand.objects.filter(round__game=game).values_list("seat__position", "points"))
+        right = points == {0: 0, 1: 130, 2: 158} and game.rounds.filter(number=2).exists()
+        tally.count(statuses, right)
+    tallies.append(tally)
+    pool = [
+        [(0, "went_out", "", ""), (1, "points", "", "90"), (2, "points", "", "30")],
+        [(1, "went_out", "", ""), (0, "points", "", "40"), (2, "drop", "", "")],
+        [(0, "went_out", "", ""), (1, "points", "", "20"), (2, "points", "", "75")],
+    ]
+    tally = Tally("each phone saves its hand of a pool game crossing 101 at once, 4 games")
+    for _ in range(4):
+        game = new_game(kind="rummy13", format="pool", pool_limit=101)
+        seats = list(game.seats.all())
+        for number, entries in enumerate(pool, start=1):
+            statuses = race([save(phones[i], game, number, seats[p], c, o, points=n)
+                             for i, (p, o, c, n) in enumerate(entries)])  # fmt: skip
+            tally.saves += len(statuses)
+            tally.errors += sum(status >= 500 for status in statuses)
+        game.refresh_from_db()
+        second = game.rounds.get(number=2)
+        right = (second.dealer.position == 1 and game.finished_at is not None
+                 and game.rounds.count() == 3)  # fmt: skip
+        tally.wrong += not right
+    tallies.append(tally)
+    tally = Tally("the same card on two hands of a one-deck round at once, 6 times")
+    for _ in range(6):
+        game = new_game(names=["Ann", "Bob"], decks=1)
+        ann, bob = game.seats.all()
+        statuses = race([save(phones[0], game, 1, ann, "KS QD 2C"),
+                         save(phones[1], game, 1, bob, "KS 9D 4H")])  # fmt: skip
+        held = sum(h.cards.split().count("KS") for h in Hand.objects.filter(round__game=game))
+        tally.count(statuses, sorted(statuses) == [200, 422] and held == 1)
+    tallies.append(tally)
+    return tallies
+
+
+def throughput(phones, user, seconds=4.0):
+    """Phones each re-saving their own hand of one round as fast as answers come."""
+    from games.models import Game
+
+    names = ["Ann", "Bob", "Cid", "Dee", "Eve", "Fay", "Gus", "Hal"]
+    rows = []
+    for count in (1, 2, 4, 8):
+        game = Game.objects.start(group=user.membership.group, kind="three-thirteen",
+                                  players=names, rules={"decks": 4})  # fmt: skip
+        seats = list(game.seats.all())
+        latencies: list[float] = []
+        errors = [0]
+        stop = time.perf_counter() + seconds
+        lock = threading.Lock()
+
+        def run(index):
+            version, flip = 0, 0
+            mine = []
+            # Each phone its own cards: three and the next three of its suit's ranks.
+            suit, ranks = "CDHS"[index % 4], ("2 4 6 8 10 Q" if index < 4 else "3 5 7 9 J K")
+            own = [f"{rank}{suit}" for rank in ranks.split()]
+            pair = (" ".join(own[:3]), " ".join(own[3:]))
+            while time.perf_counter() < stop:
+                cards = pair[flip]
+                status, took = save(phones[index], game, 1, seats[index], cards, version=version)()
+                mine.append(took)
+                if status == 200:
+                    version, flip = version + 1, 1 - flip
+                else:
+                    errors[0] += 1
+            with lock:
+                latencies.extend(mine)
+
+        threads = [threading.Thread(target=run, args=(i,)) for i in range(count)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        latencies.sort()
+        rows.append((count, len(latencies) / seconds, latencies[int(len(latencies) * 0.95)],
+                     latencies[-1], errors[0]))  # fmt: skip
+    return rows
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--postgres", help="a PostgreSQL URL (its database is emptied)")
+    args = parser.parse_args()
+    env = configure(args.postgres)
+    import django
+
+    django.setup()
+    from django.contrib.auth.models import User
+    from django.core.management import call_command
+    from django.test import Client
+
+    from games.models import Group, Membership
+
+    call_command("flush", interactive=False, verbosity=0) if args.postgres else None
+    call_command("migrate", verbosity=0)
+    call_command("collectstatic", interactive=False, verbosity=0)
+    user = User.objects.create_user(f"bench-{secrets.token_hex(4)}", password="x")
+    Membership.objects.create(user=user, group=Group.objects.create(name="bench"))
+    client = Client()
+    client.force_login(user)
+    session = client.cookies["sessionid"].value
+    from django.db import connections
+
+    connections.close_all()
+    port = free_port()
+    server = subprocess.Popen(
+        [sys.executable, "-m", "gunicorn", "scorekeeper.wsgi", "--workers", "3",
+         "--bind", f"127.0.0.1:{port}", "--log-level", "error"],
+        cwd=ROOT, env=os.environ | env,
+    )  # fmt: skip
+    try:
+        for _ in range(100):
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
+                break
+            except OSError:
+                time.sleep(0.1)
+        phones = [Phone(port, session) for _ in range(10)]
+        database = "PostgreSQL" if args.postgres else "SQLite (file, WAL)"
+        print(f"gunicorn, 3 workers, DEBUG=0, {database}")
+        print(f"{'scenario':<80} {'saves':>6} {'5xx':>4} {'wrong':>6}")
+        for tally in scenarios(phones, user):
+            print(f"{tally.name:<80} {tally.saves:>6} {tally.errors:>4} {tally.wrong:>6}")
+        print("\nOne round, each phone re-saving its own hand as fast as answers come:")
+        print(f"{'phones':>6} {'saves/s':>8} {'p95 ms':>7} {'max ms':>7} {'refused':>8}")
+        for count, rate, p95, worst, refused in throughput(phones, user):
+            print(f"{count:>6} {rate:>8.0f} {p95 * 1000:>7.0f} {worst * 1000:>7.0f} {refused:>8}")
+    finally:
+        server.terminate()
+        server.wait(timeout=10)
+
+
+if __name__ == "__main__":
+    main()
