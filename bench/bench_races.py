@@ -198,6 +198,39 @@ def scenarios(phones, user):
     return tallies
 
 
+def load(phones, game, seats, count: int, seconds: float) -> tuple[list[float], int]:
+    """`count` phones each re-save their own hand of the round for `seconds`: latencies, and
+    how many saves were refused."""
+    latencies: list[float] = []
+    refused = [0]
+    lock = threading.Lock()
+    stop = time.perf_counter() + seconds
+
+    def run(index):
+        version, flip, mine = 0, 0, []
+        # Each phone its own cards: three, then the next three of its suit's ranks.
+        suit, ranks = "CDHS"[index % 4], ("2 4 6 8 10 Q" if index < 4 else "3 5 7 9 J K")
+        own = ranks.split()
+        pair = (" ".join(r + suit for r in own[:3]), " ".join(r + suit for r in own[3:]))
+        while time.perf_counter() < stop:
+            status, took = save(phones[index], game, 1, seats[index], pair[flip], version=version)()
+            mine.append(took)
+            if status == 200:
+                version, flip = version + 1, 1 - flip
+            else:
+                with lock:
+                    refused[0] += 1
+        with lock:
+            latencies.extend(mine)
+
+    threads = [threading.Thread(target=run, args=(i,)) for i in range(count)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    return sorted(latencies), refused[0]
+
+
 def throughput(phones, user, seconds=4.0):
     """Phones each re-saving their own hand of one round as fast as answers come."""
     from games.models import Game
@@ -207,38 +240,9 @@ def throughput(phones, user, seconds=4.0):
     for count in (1, 2, 4, 8):
         game = Game.objects.start(group=user.membership.group, kind="three-thirteen",
                                   players=names, rules={"decks": 4})  # fmt: skip
-        seats = list(game.seats.all())
-        latencies: list[float] = []
-        errors = [0]
-        stop = time.perf_counter() + seconds
-        lock = threading.Lock()
-
-        def run(index):
-            version, flip = 0, 0
-            mine = []
-            # Each phone its own cards: three and the next three of its suit's ranks.
-            suit, ranks = "CDHS"[index % 4], ("2 4 6 8 10 Q" if index < 4 else "3 5 7 9 J K")
-            own = [f"{rank}{suit}" for rank in ranks.split()]
-            pair = (" ".join(own[:3]), " ".join(own[3:]))
-            while time.perf_counter() < stop:
-                cards = pair[flip]
-                status, took = save(phones[index], game, 1, seats[index], cards, version=version)()
-                mine.append(took)
-                if status == 200:
-                    version, flip = version + 1, 1 - flip
-                else:
-                    errors[0] += 1
-            with lock:
-                latencies.extend(mine)
-
-        threads = [threading.Thread(target=run, args=(i,)) for i in range(count)]
-        for thread in threads:
-            thread.start()
-        for thread in threads:
-            thread.join()
-        latencies.sort()
-        rows.append((count, len(latencies) / seconds, latencies[int(len(latencies) * 0.95)],
-                     latencies[-1], errors[0]))  # fmt: skip
+        latencies, refused = load(phones, game, list(game.seats.all()), count, seconds)
+        p95 = latencies[int(len(latencies) * 0.95)]
+        rows.append((count, len(latencies) / seconds, p95, latencies[-1], refused))
     return rows
 
 
