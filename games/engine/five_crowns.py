@@ -1,10 +1,10 @@
 """Five Crowns: Three Thirteen's five-suited cousin — ranks 3 to K, stars, six jokers."""
 
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 
 from .arrangement import Arrangement
 from .cards import FIVE_SUITS, Card, CardError, check_hand_supply
-from .options import check_int, option, rules_from_dict
+from .options import Rules, option
 from .three_thirteen import ROUNDS, check_round_number, is_wild, least_penalty
 
 RANKS = tuple(range(3, 14))  # 3 to King: no aces, no twos
@@ -14,8 +14,10 @@ JOKER_PENALTY = 50
 
 
 @dataclass(frozen=True, slots=True)
-class FiveCrownsRules:
+class FiveCrownsRules(Rules):
     """The options a table chooses for a game of Five Crowns (RULES.md defaults)."""
+
+    game_name = "Five Crowns"
 
     decks: int = field(
         default=2,
@@ -27,16 +29,6 @@ class FiveCrownsRules:
             "players.",
         ),
     )
-
-    def __post_init__(self):
-        check_int("decks", self.decks, 1, 12)
-
-    @classmethod
-    def from_dict(cls, data: dict | None) -> "FiveCrownsRules":
-        return rules_from_dict(cls, data, "Five Crowns")
-
-    def to_dict(self) -> dict:
-        return asdict(self)
 
     @property
     def jokers(self) -> int:

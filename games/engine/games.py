@@ -78,6 +78,9 @@ class GameKind:
     score_cards: Callable[[list, int, object, bool], Scored]
     blurb: str = ""
     default_decks: Callable[[int], int] | None = None  # players -> decks, if it depends
+    # (count, winner all pure, rules) -> the count of a hand once the round is known, for
+    # games where the winner's hand changes the others' (Rummy's double and cap)
+    final_count: Callable[[int, bool, object], int] | None = None
 
     # ---------------------------------------------------------------- options
 
@@ -196,11 +199,11 @@ class GameKind:
         """Each hand's points once the whole round is known, from (outcome, points scored on
         its own, all pure): a Rummy winner's four pure sequences double the counted hands of
         the others, and the maximum count applies after."""
-        if self.rules_class is not rummy13.RummyRules:
+        if self.final_count is None:
             return [points for _, points, _ in hands]
         doubled = any(outcome == WENT_OUT and pure for outcome, _, pure in hands)
         return [
-            rummy13.final_count(points, doubled, rules) if outcome == CARDS else points
+            self.final_count(points, doubled, rules) if outcome == CARDS else points
             for outcome, points, _ in hands
         ]
 
@@ -373,6 +376,7 @@ RUMMY13 = GameKind(
     wild_rank=lambda number, rules: rules.wild_rank,
     wild_word="{rank}s are jokers too",
     score_cards=_score_rummy,
+    final_count=rummy13.final_count,
     blurb="Pure sequence, jokers; losers count what they cannot meld.",
 )
 

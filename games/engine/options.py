@@ -1,7 +1,7 @@
 """A game's options as data: each field of a rules dataclass carries its label, range or
 choices and help in its metadata, so forms, option lists and validation read one source."""
 
-from dataclasses import dataclass, fields
+from dataclasses import asdict, dataclass, fields
 
 from .cards import CardError
 
@@ -100,3 +100,21 @@ def check_options(rules) -> None:
             check_choice(name, value, [choice for choice, _ in opt.choices])
         elif opt.low is not None:
             check_int(name, value, opt.low, opt.high)
+
+
+class Rules:
+    """What every game's rules dataclass shares: checked against its metadata when made, read
+    from and written to the JSON stored with a game."""
+
+    __slots__ = ()
+    game_name = ""
+
+    def __post_init__(self):
+        check_options(self)
+
+    @classmethod
+    def from_dict(cls, data: dict | None):
+        return rules_from_dict(cls, data, cls.game_name)
+
+    def to_dict(self) -> dict:
+        return asdict(self)

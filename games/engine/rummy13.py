@@ -1,11 +1,11 @@
 """13-card Rummy (Indian style): pure sequence, jokers, losers count what they cannot meld."""
 
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from itertools import combinations
 
 from .arrangement import Arrangement
 from .cards import RANK_LABELS, SUITS, Card, CardError, check_hand_supply, sort_cards
-from .options import check_options, option, rules_from_dict
+from .options import Rules, option
 
 HAND_SIZE = 13
 FORMAT_OPEN = "open"
@@ -36,8 +36,10 @@ def _rank_value(value) -> int | None:
 
 
 @dataclass(frozen=True, slots=True)
-class RummyRules:
+class RummyRules(Rules):
     """The options a table chooses for a game of 13-card Rummy (RULES.md defaults)."""
+
+    game_name = "13-card Rummy"
 
     decks: int = field(default=2, metadata=option("Decks", low=1, high=12))
     jokers: int = field(default=2, metadata=option("Printed jokers", low=0, high=24))
@@ -98,14 +100,7 @@ class RummyRules:
 
     def __post_init__(self):
         object.__setattr__(self, "wild_rank", _rank_value(self.wild_rank))
-        check_options(self)
-
-    @classmethod
-    def from_dict(cls, data: dict | None) -> "RummyRules":
-        return rules_from_dict(cls, data, "13-card Rummy")
-
-    def to_dict(self) -> dict:
-        return asdict(self)
+        Rules.__post_init__(self)
 
     @property
     def wild_rank_label(self) -> str | None:

@@ -1,10 +1,10 @@
 """Three Thirteen: 11 rounds of 3 to 13 cards, a new wild rank each round, lowest total wins."""
 
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 
 from .arrangement import Arrangement
 from .cards import SUITS, Card, CardError, check_hand_supply, sort_cards
-from .options import check_options, option, rules_from_dict
+from .options import Rules, option
 
 ROUNDS = 11
 ACES_LOW = "low"
@@ -50,8 +50,10 @@ def default_decks(players: int) -> int:
 
 
 @dataclass(frozen=True, slots=True)
-class ThreeThirteenRules:
+class ThreeThirteenRules(Rules):
     """The options a table chooses for a game of Three Thirteen (RULES.md defaults)."""
+
+    game_name = "Three Thirteen"
 
     decks: int = field(
         default=2,
@@ -95,16 +97,6 @@ class ThreeThirteenRules:
             "Melds of wild cards only", choices=[(True, "Allowed"), (False, "Not allowed")]
         ),
     )
-
-    def __post_init__(self):
-        check_options(self)
-
-    @classmethod
-    def from_dict(cls, data: dict | None) -> "ThreeThirteenRules":
-        return rules_from_dict(cls, data, "Three Thirteen")
-
-    def to_dict(self) -> dict:
-        return asdict(self)
 
     @property
     def high_aces(self) -> bool:
