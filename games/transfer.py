@@ -114,10 +114,32 @@ def _hand(hand, index):
     }
 
 
+# A spreadsheet reads a cell that begins with one of these as a formula (OWASP, "CSV injection").
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def spreadsheet_cell(value):
+    """A CSV cell a spreadsheet shows as written: numbers stay numbers, and text that would be
+    read as a formula gets a leading apostrophe, which spreadsheets show as text."""
+    if isinstance(value, str) and value.startswith(FORMULA_STARTS):
+        return "'" + value
+    return value
+
+
+class _SpreadsheetWriter:
+    """csv.writer whose text cells are made safe to open in a spreadsheet."""
+
+    def __init__(self, out):
+        self._writer = csv.writer(out)
+
+    def writerow(self, row):
+        self._writer.writerow([spreadsheet_cell(value) for value in row])
+
+
 def export_csv(group, night=None) -> str:
     """One row per hand: the night, the game, the round, the player, the cards and points."""
     out = io.StringIO()
-    writer = csv.writer(out)
+    writer = _SpreadsheetWriter(out)
     writer.writerow(CSV_COLUMNS)
     for n in _nights(group, night):
         for game in n.games.all():
