@@ -33,21 +33,56 @@ class Group(models.Model):
 
     name = models.CharField(max_length=80)
     created_at = models.DateTimeField(default=timezone.now)
+    members = models.ManyToManyField(
+        settings.AUTH_USER_MODEL, through="Membership", related_name="table_groups"
+    )
 
     def __str__(self):
         return self.name
 
+    @classmethod
+    def found(cls, user, name: str) -> "Group":
+        """A new group with `user` as its owner, as signing up makes one."""
+        group = cls.objects.create(name=name)
+        Membership.objects.create(user=user, group=group, role=Membership.OWNER)
+        return group
+
+    def owners(self):
+        return self.memberships.filter(role=Membership.OWNER)
+
+    def add_member(self, user) -> tuple["Membership", bool]:
+        """`user` in this group (as a member if new); True when they were not in it before."""
+        return Membership.objects.get_or_create(user=user, group=self)
+
 
 class Membership(models.Model):
-    """A login's place in one group."""
+    """A login's place in one group; a login may be in several."""
 
-    user = models.OneToOneField(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="membership"
+    OWNER, MEMBER = "owner", "member"
+    ROLES = [(OWNER, "Owner"), (MEMBER, "Member")]
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="memberships"
     )
     group = models.ForeignKey(Group, on_delete=models.CASCADE, related_name="memberships")
+    role = models.CharField(max_length=10, choices=ROLES, default=MEMBER)
+    joined_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["joined_at", "pk"]
+        constraints = [
+            models.UniqueConstraint(fields=["user", "group"], name="one_membership_per_group")
+        ]
 
     def __str__(self):
         return f"{self.user} in {self.group}"
+
+    @property
+    def is_owner(self) -> bool:
+        return self.role == self.OWNER
+
+    def is_last_owner(self) -> bool:
+        return self.is_owner and not self.group.owners().exclude(pk=self.pk).exists()
 
 
 # Colours that stay apart for colour-blind eyes (Okabe-Ito, then Tol's muted), one per player.

@@ -1,7 +1,7 @@
 from django.contrib.auth import views as auth_views
 from django.urls import path
 
-from . import views
+from . import group_views, views
 
 urlpatterns = [
     path("", views.home, name="home"),
@@ -26,4 +26,12 @@ urlpatterns = [
     path("group/", views.leaderboard_page, name="leaderboard"),
     path("group/export.<str:file_format>", views.export_data, name="export_group"),
     path("group/import/", views.import_data, name="import"),
+    path("group/members/", group_views.members, name="members"),
+    path("group/switch/", group_views.switch, name="switch_group"),
+    path("group/rename/", group_views.rename, name="rename_group"),
+    path("group/leave/", group_views.leave, name="leave_group"),
+    path("group/members/<int:membership_id>/owner/", group_views.make_owner, name="make_owner"),
+    path(
+        "group/members/<int:membership_id>/remove/", group_views.remove_member, name="remove_member"
+    ),  # fmt: skip
 ]

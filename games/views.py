@@ -11,7 +11,7 @@ from games.engine import games as engine
 
 from .access import TableRequest, member_required
 from .forms import HandForm, NewGameForm, NightForm, PlayerForm, SignupForm
-from .models import Conflict, Game, GameNight, Group, HandChange, Membership, Player, Refused
+from .models import Conflict, Game, GameNight, Group, HandChange, Player, Refused
 from .panels import HandPanel
 from .score_table import score_table
 
@@ -39,8 +39,7 @@ def signup(request: TableRequest):
     if request.method == "POST" and form.is_valid():
         with transaction.atomic():
             user = form.save()
-            group = Group.objects.create(name=f"{user.username}'s table")
-            Membership.objects.create(user=user, group=group)
+            Group.found(user, f"{user.username}'s table")
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
         messages.success(request, "Welcome! Start your first game: list the players as they sit.")
         return redirect("new_game")

@@ -85,7 +85,7 @@ def make_member(django_user_model):
     def make(username="ann"):
         user = django_user_model.objects.create_user(username=username, password=PASSWORD)
         group = Group.objects.create(name=f"{username}'s table")
-        Membership.objects.create(user=user, group=group)
+        Membership.objects.create(user=user, group=group, role=Membership.OWNER)
         return user
 
     return make
@@ -109,7 +109,11 @@ def make_game():
 
     def make(user, kind="three-thirteen", names=("Ann", "Bob", "Cid"), **rules):
         return Game.objects.start(
-            group=user.membership.group, kind=kind, players=list(names), rules=rules, user=user
+            group=user.memberships.first().group,
+            kind=kind,
+            players=list(names),
+            rules=rules,
+            user=user,
         )
 
     return make

@@ -26,6 +26,7 @@ def site_urls(game: Game) -> dict[str, str]:
     seat = game.seats.select_related("player").first()
     round_ = game.rounds.order_by("number").first()
     number = round_.number if round_ else 1
+    membership = game.group.memberships.order_by("pk").first()
     return {
         "home": "/",
         "signup": "/signup/",
@@ -45,4 +46,10 @@ def site_urls(game: Game) -> dict[str, str]:
         "leaderboard": "/group/",
         "export_group": "/group/export.json",
         "import": "/group/import/",
+        "members": "/group/members/",
+        "switch_group": "/group/switch/",
+        "rename_group": "/group/rename/",
+        "leave_group": "/group/leave/",
+        "make_owner": f"/group/members/{membership.pk}/owner/",
+        "remove_member": f"/group/members/{membership.pk}/remove/",
     }

@@ -18,7 +18,7 @@ needs_sqlite = pytest.mark.skipif(
 
 @needs_sqlite
 def test_backup_while_another_phone_writes_is_a_whole_database(member, tmp_path):
-    group = member.membership.group
+    group = member.memberships.first().group
     stop = threading.Event()
     written = []
 
