@@ -4,6 +4,7 @@ Scores are never re-implemented here: a hand's points come from games.engine (vi
 games.scoring), and stored so the score table is one query.
 """
 
+import secrets
 from dataclasses import dataclass
 from datetime import timedelta
 
@@ -83,6 +84,78 @@ class Membership(models.Model):
 
     def is_last_owner(self) -> bool:
         return self.is_owner and not self.group.owners().exclude(pk=self.pk).exists()
+
+
+def new_token() -> str:
+    return secrets.token_urlsafe(24)
+
+
+def in_a_week():
+    return timezone.now() + INVITATION_LIFE
+
+
+INVITATION_LIFE = timedelta(days=7)
+
+
+class InvitationQuerySet(models.QuerySet):
+    def open_for(self, group):
+        """The group's links that may still be used: not revoked, not expired, not used up."""
+        links = self.filter(group=group, revoked_at__isnull=True, expires_at__gt=timezone.now())
+        return links.filter(
+            models.Q(max_uses__isnull=True) | models.Q(uses__lt=models.F("max_uses"))
+        )
+
+
+class Invitation(models.Model):
+    """A link to join a group, until it is revoked, expires or is used up."""
+
+    group = models.ForeignKey(Group, on_delete=models.CASCADE, related_name="invitations")
+    token = models.CharField(max_length=64, unique=True, default=new_token)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(default=timezone.now)
+    expires_at = models.DateTimeField(default=in_a_week)
+    max_uses = models.PositiveIntegerField(null=True, blank=True)
+    uses = models.PositiveIntegerField(default=0)
+    revoked_at = models.DateTimeField(null=True, blank=True)
+
+    objects = InvitationQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["-created_at", "-pk"]
+
+    def __str__(self):
+        return f"Invitation to {self.group}"
+
+    def get_absolute_url(self):
+        return reverse("invitation", args=[self.token])
+
+    def problem(self) -> str | None:
+        """Why this link can no longer be used, or None while it can."""
+        if self.revoked_at:
+            return "This invitation was revoked by the group's owner."
+        if self.expires_at <= timezone.now():
+            return "This invitation has expired."
+        if self.max_uses is not None and self.uses >= self.max_uses:
+            return "This invitation has been used as many times as it allowed."
+        return None
+
+    def accept(self, user) -> tuple[Membership, bool]:
+        """Join `user` to the group; True when they were not a member before. A member opening
+        the link again uses nothing. Raises Refused when the link can no longer be used."""
+        with transaction.atomic():
+            link = Invitation.objects.select_for_update().get(pk=self.pk)
+            existing = Membership.objects.filter(user=user, group_id=link.group_id).first()
+            if existing:
+                return existing, False
+            problem = link.problem()
+            if problem:
+                raise Refused(problem)
+            link.uses += 1
+            link.save(update_fields=["uses"])
+            self.uses = link.uses
+            return Membership.objects.create(user=user, group_id=link.group_id), True
 
 
 # Colours that stay apart for colour-blind eyes (Okabe-Ito, then Tol's muted), one per player.

@@ -5,6 +5,7 @@ from django.contrib.auth import login
 from django.db import transaction
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from games.engine import games as engine
@@ -33,17 +34,23 @@ def home(request: TableRequest):
 
 @require_http_methods(["GET", "HEAD", "POST"])
 def signup(request: TableRequest):
+    # An invitation sends here with ?next= so the new login comes back to join.
+    next_url = request.POST.get("next") or request.GET.get("next") or ""
+    if not url_has_allowed_host_and_scheme(next_url, {request.get_host()}, request.is_secure()):
+        next_url = ""
     if request.user.is_authenticated:
-        return redirect("home")
+        return redirect(next_url or "home")
     form = SignupForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         with transaction.atomic():
             user = form.save()
             Group.found(user, f"{user.username}'s table")
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+        if next_url:
+            return redirect(next_url)
         messages.success(request, "Welcome! Start your first game: list the players as they sit.")
         return redirect("new_game")
-    return render(request, "registration/signup.html", {"form": form})
+    return render(request, "registration/signup.html", {"form": form, "next": next_url})
 
 
 @member_required

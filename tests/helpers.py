@@ -2,7 +2,7 @@
 
 from django.urls import get_resolver
 
-from games.models import Game
+from games.models import Game, Invitation
 
 
 def url_names() -> set[str]:
@@ -27,6 +27,7 @@ def site_urls(game: Game) -> dict[str, str]:
     round_ = game.rounds.order_by("number").first()
     number = round_.number if round_ else 1
     membership = game.group.memberships.order_by("pk").first()
+    invitation = game.group.invitations.first() or Invitation.objects.create(group=game.group)
     return {
         "home": "/",
         "signup": "/signup/",
@@ -52,4 +53,8 @@ def site_urls(game: Game) -> dict[str, str]:
         "leave_group": "/group/leave/",
         "make_owner": f"/group/members/{membership.pk}/owner/",
         "remove_member": f"/group/members/{membership.pk}/remove/",
+        "new_invitation": "/group/invitations/new/",
+        "share_invitation": f"/group/invitations/{invitation.pk}/",
+        "revoke_invitation": f"/group/invitations/{invitation.pk}/revoke/",
+        "invitation": f"/invite/{invitation.token}/",
     }

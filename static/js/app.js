@@ -24,3 +24,27 @@ document.addEventListener("DOMContentLoaded", () => {
   kinds.forEach((input) => input.addEventListener("change", showOptions));
   showOptions();
 });
+
+// Invitation and guest links: share with the Web Share API where the phone has it, else copy.
+document.addEventListener("DOMContentLoaded", () => {
+  document.querySelectorAll("[data-share]").forEach((box) => {
+    const field = box.querySelector("[data-share-link]");
+    const said = box.querySelector("[data-copied]");
+    const shareButton = box.querySelector("[data-share-button]");
+    if (navigator.share && shareButton) {
+      shareButton.hidden = false;
+      shareButton.addEventListener("click", () => {
+        navigator.share({ title: field.dataset.shareTitle, url: field.value }).catch(() => {});
+      });
+    }
+    box.querySelector("[data-copy-button]").addEventListener("click", async () => {
+      try {
+        await navigator.clipboard.writeText(field.value);
+        said.textContent = "Copied.";
+      } catch {
+        field.select();
+        said.textContent = document.execCommand("copy") ? "Copied." : "Select the link and copy it.";
+      }
+    });
+  });
+});
