@@ -1,14 +1,16 @@
 """Who is asking: the signed-in member's group, set once per request in one place."""
 
+from dataclasses import dataclass
 from functools import wraps
 
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.models import AnonymousUser, User
+from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest
 from django_htmx.middleware import HtmxDetails
 
-from .models import Group, Membership
+from .models import Group, GuestPass, Membership
 
 
 class HtmxHttpRequest(HttpRequest):
@@ -24,6 +26,45 @@ class TableRequest(HtmxHttpRequest):
     group: Group | None
     membership: Membership | None
     memberships: list[Membership]
+    guest: "Guest | None"
+    as_guest: bool
+
+
+GUEST_KEY = "guest"
+
+
+@dataclass(frozen=True)
+class Guest:
+    """A phone without an account let into one game by a guest link, as its session says."""
+
+    game_id: int
+    group_id: int
+    device: str
+
+    @property
+    def name(self) -> str:
+        """How its saves are recorded in the game's history."""
+        return f"guest on {self.device}"
+
+
+def _guest(session) -> Guest | None:
+    """The session's guest grant while its pass is still good (not expired, game not finished)."""
+    grant = session.get(GUEST_KEY)
+    if not isinstance(grant, dict):
+        return None
+    guest_pass = (
+        GuestPass.objects.select_related("game")
+        .filter(token=str(grant.get("token")), game_id=grant.get("game"))
+        .first()
+    )
+    if guest_pass is None or guest_pass.problem():
+        return None
+    return Guest(guest_pass.game_id, guest_pass.game.group_id, str(grant.get("device", "")))
+
+
+def let_guest_in(request: "TableRequest", guest_pass: GuestPass, device: str) -> None:
+    request.session[GUEST_KEY] = {"game": guest_pass.game_id, "token": guest_pass.token,
+                                  "device": device}  # fmt: skip
 
 
 GROUP_KEY = "group_id"
@@ -40,6 +81,7 @@ class CurrentGroupMiddleware:
 
     def __call__(self, request):
         request.group, request.membership, request.memberships = None, None, []
+        request.guest, request.as_guest = _guest(request.session), False
         if request.user.is_authenticated:
             request.memberships = list(
                 Membership.objects.select_related("group").filter(user=request.user)
@@ -79,5 +121,28 @@ def owner_required(view):
         if not request.membership.is_owner:
             raise PermissionDenied("Only the group's owners can do this")
         return view(request, *args, **kwargs)
+
+    return checked
+
+
+def game_access(view):
+    """One game's table, rounds and hand saves: members of its group, or the phone holding a
+    guest pass to this very game (then `request.as_guest` is True). Anyone else: not found,
+    or log in when signed out."""
+
+    @wraps(view)
+    def checked(request: TableRequest, game_id, *args, **kwargs):
+        guest = request.guest
+        if (
+            guest
+            and guest.game_id == game_id
+            and guest.group_id != getattr(request.group, "pk", None)
+        ):
+            request.as_guest = True
+        elif request.group is None:
+            if not request.user.is_authenticated:
+                return redirect_to_login(request.get_full_path())
+            raise Http404("You are not a member of a group")
+        return view(request, game_id, *args, **kwargs)
 
     return checked

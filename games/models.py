@@ -409,6 +409,42 @@ class Seat(models.Model):
         return f"{self.player} (seat {self.position + 1})"
 
 
+GUEST_LIFE = timedelta(hours=12)
+
+
+class GuestPass(models.Model):
+    """A link that lets a phone without an account enter hands in one game, for 12 hours or
+    until the game is finished."""
+
+    game = models.ForeignKey("Game", on_delete=models.CASCADE, related_name="guest_passes")
+    token = models.CharField(max_length=64, unique=True, default=new_token)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["-created_at", "-pk"]
+
+    def __str__(self):
+        return f"Guest pass to game {self.game_id}"
+
+    def get_absolute_url(self):
+        return reverse("guest_join", args=[self.game_id, self.token])
+
+    @property
+    def expires_at(self):
+        return self.created_at + GUEST_LIFE
+
+    def problem(self) -> str | None:
+        """Why this pass no longer lets anyone in, or None while it does."""
+        if self.game.finished_at:
+            return "This game is finished, so guests can no longer enter hands in it."
+        if self.expires_at <= timezone.now():
+            return "This guest link has expired: guest links last 12 hours."
+        return None
+
+
 class Conflict(Exception):
     """The hand was saved from another phone since this one loaded it."""
 

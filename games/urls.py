@@ -1,7 +1,7 @@
 from django.contrib.auth import views as auth_views
 from django.urls import path
 
-from . import group_views, views
+from . import group_views, guest_views, views
 
 urlpatterns = [
     path("", views.home, name="home"),
@@ -19,6 +19,9 @@ urlpatterns = [
         views.hand_entry,
         name="hand_entry",
     ),
+    path("games/<int:game_id>/guests/", guest_views.new_guest_pass, name="new_guest_pass"),
+    path("games/<int:game_id>/guests/<int:pass_id>/", guest_views.guest_pass, name="guest_pass"),
+    path("games/<int:game_id>/guest/<str:token>/", guest_views.guest_join, name="guest_join"),
     path("nights/", views.nights_page, name="nights"),
     path("nights/<int:night_id>/", views.night, name="night"),
     path("nights/<int:night_id>/export.<str:file_format>", views.export_data, name="export_night"),

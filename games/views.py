@@ -10,7 +10,7 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 
 from games.engine import games as engine
 
-from .access import TableRequest, member_required
+from .access import TableRequest, game_access, member_required
 from .forms import HandForm, NewGameForm, NightForm, PlayerForm, SignupForm
 from .models import Conflict, Game, GameNight, Group, HandChange, Player, Refused
 from .panels import HandPanel
@@ -88,10 +88,13 @@ def _int(text) -> int | None:
 
 
 def _game_for(request: TableRequest, game_id) -> Game:
-    return get_object_or_404(Game.objects.select_related("night"), pk=game_id, group=request.group)
+    games = Game.objects.select_related("night")
+    if request.as_guest:
+        return get_object_or_404(games, pk=request.guest.game_id)
+    return get_object_or_404(games, pk=game_id, group=request.group)
 
 
-@member_required
+@game_access
 @require_safe
 def game(request: TableRequest, game_id):
     game = _game_for(request, game_id)
@@ -131,16 +134,22 @@ def _round_context(game, round_, panels=None):
     }
 
 
-@member_required
+@game_access
 @require_safe
 def round_page(request: TableRequest, game_id, number):
     game, round_ = _round_for(request, game_id, number)
     # htmx asks for the round's summary again after each save.
     template = "games/round.html#round-status" if request.htmx else "games/round.html"
-    return render(request, template, _round_context(game, round_))
+    context = _round_context(game, round_)
+    # "I'm entering for": a phone picks the one seat whose hand it enters; that panel opens.
+    entering_for = _int(request.GET.get("seat"))
+    if any(panel.seat.pk == entering_for for panel in context["panels"]):
+        context["entering_for"] = entering_for
+        context["panels"].sort(key=lambda panel: panel.seat.pk != entering_for)
+    return render(request, template, context)
 
 
-@member_required
+@game_access
 @require_POST
 def hand_entry(request: TableRequest, game_id, number, seat_id):
     game, round_ = _round_for(request, game_id, number)
@@ -153,7 +162,10 @@ def hand_entry(request: TableRequest, game_id, number, seat_id):
         panel = HandPanel.entering(round_, seat, hand, entry, error=form.problem())
         return _answer_hand(request, game, round_, panel, status=422 if form.saving else 200)
     try:
-        saved, _ = round_.save_hand(seat, entry, request.user)
+        if request.as_guest:
+            saved, _ = round_.save_hand(seat, entry, by_name=request.guest.name)
+        else:
+            saved, _ = round_.save_hand(seat, entry, request.user)
     except Conflict as conflict:
         panel = HandPanel.entering(
             round_,

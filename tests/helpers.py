@@ -2,7 +2,7 @@
 
 from django.urls import get_resolver
 
-from games.models import Game, Invitation
+from games.models import Game, GuestPass, Invitation
 
 
 def url_names() -> set[str]:
@@ -28,6 +28,7 @@ def site_urls(game: Game) -> dict[str, str]:
     number = round_.number if round_ else 1
     membership = game.group.memberships.order_by("pk").first()
     invitation = game.group.invitations.first() or Invitation.objects.create(group=game.group)
+    guest_pass = game.guest_passes.first() or GuestPass.objects.create(game=game)
     return {
         "home": "/",
         "signup": "/signup/",
@@ -57,4 +58,7 @@ def site_urls(game: Game) -> dict[str, str]:
         "share_invitation": f"/group/invitations/{invitation.pk}/",
         "revoke_invitation": f"/group/invitations/{invitation.pk}/revoke/",
         "invitation": f"/invite/{invitation.token}/",
+        "new_guest_pass": f"/games/{game.pk}/guests/",
+        "guest_pass": f"/games/{game.pk}/guests/{guest_pass.pk}/",
+        "guest_join": f"/games/{game.pk}/guest/{guest_pass.token}/",
     }

@@ -48,3 +48,10 @@ document.addEventListener("DOMContentLoaded", () => {
     });
   });
 });
+
+// Round page: choosing whose hand this phone enters opens that panel at once.
+document.addEventListener("DOMContentLoaded", () => {
+  document.querySelectorAll("[data-submit-on-change]").forEach((form) => {
+    form.querySelector("select").addEventListener("change", () => form.submit());
+  });
+});
