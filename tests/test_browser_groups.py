@@ -71,6 +71,7 @@ def test_owner_invites_a_friend_and_a_guest_phone_saves_a_hand(browser, live_ser
         expect(friend.locator("#current-group option:checked")).to_have_text("ann's table")
         friend.goto(game_url)
         expect(friend.locator("h1")).to_have_text("Three Thirteen")
+        screenshot(friend, "group-switcher")
 
         # The owner shows the game's guest QR code; a third phone joins with its link.
         owner.goto(game_url)
