@@ -1,13 +1,26 @@
 from django.contrib.auth import views as auth_views
-from django.urls import path
+from django.urls import path, reverse_lazy
 
 from . import views
+from .forms import ChangePasswordForm
 
 urlpatterns = [
     path("", views.home, name="home"),
     path("signup/", views.signup, name="signup"),
     path("login/", auth_views.LoginView.as_view(redirect_authenticated_user=True), name="login"),
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
+    path(
+        "account/password/",
+        auth_views.PasswordChangeView.as_view(
+            form_class=ChangePasswordForm, success_url=reverse_lazy("password_change_done")
+        ),
+        name="password_change",
+    ),
+    path(
+        "account/password/done/",
+        auth_views.PasswordChangeDoneView.as_view(),
+        name="password_change_done",
+    ),
     path("players/", views.players, name="players"),
     path("games/new/", views.new_game, name="new_game"),
     path("games/<int:game_id>/", views.game, name="game"),

@@ -31,6 +31,8 @@ def site_urls(game: Game) -> dict[str, str]:
         "signup": "/signup/",
         "login": "/login/",
         "logout": "/logout/",
+        "password_change": "/account/password/",
+        "password_change_done": "/account/password/done/",
         "players": "/players/",
         "new_game": "/games/new/",
         "game": f"/games/{game.pk}/",
