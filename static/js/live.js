@@ -14,6 +14,9 @@
   let timer = null;
   let asking = false;
   let failures = 0;
+  // Requests this phone made itself (a tap, a save) since the page loaded: an answer drawn
+  // before one of them finished may be older than what that request just showed.
+  let ownRequests = 0;
   // Parts this phone's user has opened, tapped or typed in since they were drawn.
   const touched = new WeakSet();
 
@@ -31,6 +34,7 @@
     if (asking || document.hidden) return;
     asking = true;
     let wait = EVERY;
+    const ownBefore = ownRequests;
     try {
       const response = await fetch(url, {
         headers: etag ? { "If-None-Match": etag } : {},
@@ -40,8 +44,12 @@
       });
       if (response.status === 200) {
         const html = await response.text();
-        etag = response.headers.get("ETag") || "";
-        apply(html);
+        if (ownRequests !== ownBefore) {
+          wait = EVERY / 8; // ask again for an answer that knows this phone's request
+        } else {
+          etag = response.headers.get("ETag") || "";
+          apply(html);
+        }
       } else if (response.status !== 304) {
         throw new Error(`live: ${response.status}`);
       }
@@ -97,6 +105,9 @@
     const part = event.target instanceof Element && event.target.closest("[data-live]");
     if (part) touched.add(part);
   };
+  const own = () => (ownRequests += 1);
+  document.addEventListener("htmx:afterRequest", own);
+  document.addEventListener("live:own-request", own); // for requests made without htmx
   // Clicks, not "toggle": browsers also fire that for panels drawn open.
   for (const type of ["input", "change", "click"]) document.addEventListener(type, mark, true);
 
