@@ -1,7 +1,7 @@
 from django.contrib.auth import views as auth_views
 from django.urls import path, reverse_lazy
 
-from . import views
+from . import live, views
 from .forms import ChangePasswordForm
 
 urlpatterns = [
@@ -24,9 +24,11 @@ urlpatterns = [
     path("players/", views.players, name="players"),
     path("games/new/", views.new_game, name="new_game"),
     path("games/<int:game_id>/", views.game, name="game"),
+    path("games/<int:game_id>/live/", live.game_live, name="game_live"),
     path("games/<int:game_id>/finish/", views.finish_game, name="finish_game"),
     path("games/<int:game_id>/reopen/", views.reopen_game, name="reopen_game"),
     path("games/<int:game_id>/rounds/<int:number>/", views.round_page, name="round"),
+    path("games/<int:game_id>/rounds/<int:number>/live/", live.round_live, name="round_live"),
     path(
         "games/<int:game_id>/rounds/<int:number>/seats/<int:seat_id>/",
         views.hand_entry,
@@ -34,6 +36,7 @@ urlpatterns = [
     ),
     path("nights/", views.nights_page, name="nights"),
     path("nights/<int:night_id>/", views.night, name="night"),
+    path("nights/<int:night_id>/live/", live.night_live, name="night_live"),
     path("nights/<int:night_id>/export.<str:file_format>", views.export_data, name="export_night"),
     path("players/<int:player_id>/", views.player_page, name="player"),
     path("group/", views.leaderboard_page, name="leaderboard"),

@@ -11,6 +11,7 @@ from games.engine import games as engine
 
 from .access import TableRequest, member_required
 from .forms import HandForm, NewGameForm, NightForm, PlayerForm, SignupForm
+from .live import game_etag, night_etag, round_etag
 from .models import Conflict, Game, GameNight, Group, HandChange, Membership, Player, Refused
 from .panels import HandPanel
 from .score_table import score_table
@@ -89,9 +90,13 @@ def _game_for(request: TableRequest, game_id) -> Game:
 @require_safe
 def game(request: TableRequest, game_id):
     game = _game_for(request, game_id)
-    context = {"game": game, "kind": game.kind_def, "current": game.current_round(),
-               "table": score_table(game)}  # fmt: skip
+    context = _game_context(game) | {"live_etag": game_etag(request, game)}
     return render(request, "games/game.html", context)
+
+
+def _game_context(game):
+    return {"game": game, "kind": game.kind_def, "current": game.current_round(),
+            "table": score_table(game)}  # fmt: skip
 
 
 def _round_for(request: TableRequest, game_id, number):
@@ -131,7 +136,8 @@ def round_page(request: TableRequest, game_id, number):
     game, round_ = _round_for(request, game_id, number)
     # htmx asks for the round's summary again after each save.
     template = "games/round.html#round-status" if request.htmx else "games/round.html"
-    return render(request, template, _round_context(game, round_))
+    context = _round_context(game, round_) | {"live_etag": round_etag(request, game, number)}
+    return render(request, template, context)
 
 
 @member_required
@@ -211,8 +217,6 @@ def reopen_game(request: TableRequest, game_id):
 @member_required
 @require_http_methods(["GET", "HEAD", "POST"])
 def night(request: TableRequest, night_id):
-    from .charts import line_chart
-
     night = get_object_or_404(GameNight, pk=night_id, group=request.group)
     form = NightForm(request.POST or None, initial={"date": night.date})
     if request.method == "POST" and form.is_valid():
@@ -220,6 +224,16 @@ def night(request: TableRequest, night_id):
         night.save(update_fields=["date"])
         messages.success(request, "Date changed.")
         return redirect(night)
+    games = _night_games(night)
+    etag = night_etag(request, night, len(games), sum(item["game"].version for item in games))
+    return render(request, "games/night.html", {"night": night, "form": form, "games": games,
+                                                "live_etag": etag})  # fmt: skip
+
+
+def _night_games(night):
+    """Each game of the night with its score table and chart of running totals."""
+    from .charts import line_chart
+
     games = []
     for game in night.games.order_by("created_at"):
         table = score_table(game)
@@ -230,7 +244,7 @@ def night(request: TableRequest, night_id):
             f"Running totals, {game.kind_def.name}",
         ) if table.rows else None  # fmt: skip
         games.append({"game": game, "kind": game.kind_def, "chart": chart, "table": table})
-    return render(request, "games/night.html", {"night": night, "form": form, "games": games})
+    return games
 
 
 # ---------------------------------------------------------------- looking back
