@@ -9,6 +9,7 @@ from django.utils import timezone
 from games.engine import games as engine
 from games.engine.cards import CardError, format_cards, parse_hand
 
+from .import_schema import MAX_FILE_BYTES
 from .models import GAME_KINDS, NAME_LENGTH, Entry, Hand, Player, normalise_name
 
 MAX_PLAYERS = 8
@@ -284,6 +285,6 @@ class ImportForm(forms.Form):
 
     def clean_file(self):
         upload = self.cleaned_data["file"]
-        if upload.size > 20 * 1024 * 1024:
-            raise forms.ValidationError("The file is larger than 20 MB.")
+        if upload.size > MAX_FILE_BYTES:
+            raise forms.ValidationError(f"The file is larger than {MAX_FILE_BYTES // 2**20} MB.")
         return upload

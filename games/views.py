@@ -351,8 +351,6 @@ def export_data(request: TableRequest, file_format, night_id=None):
 @member_required
 @require_http_methods(["GET", "HEAD", "POST"])
 def import_data(request: TableRequest):
-    import json
-
     from .forms import ImportForm
     from .transfer import ImportProblem, import_json
 
@@ -360,19 +358,13 @@ def import_data(request: TableRequest):
     form = ImportForm(request.POST or None, request.FILES or None)
     problems = []
     if request.method == "POST" and form.is_valid():
-        upload = form.cleaned_data["file"]
         try:
-            data = json.loads(upload.read().decode("utf-8"))
-        except (UnicodeDecodeError, ValueError, RecursionError) as error:
-            problems = [f"the file is not JSON: {error}"]
+            counts = import_json(group, form.cleaned_data["file"].read())
+        except ImportProblem as problem:
+            problems = problem.problems
         else:
-            try:
-                counts = import_json(group, data)
-            except ImportProblem as problem:
-                problems = problem.problems
-            else:
-                messages.success(request, "Imported " + _counted(counts) + ".")
-                return redirect("nights")
+            messages.success(request, "Imported " + _counted(counts) + ".")
+            return redirect("nights")
     empty = not (group.players.exists() or group.nights.exists())
     return render(request, "games/import.html", {"form": form, "problems": problems,
                                                  "empty": empty})  # fmt: skip
