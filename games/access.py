@@ -3,6 +3,7 @@
 from dataclasses import dataclass
 from functools import wraps
 
+from django.conf import settings
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.models import AnonymousUser, User
 from django.contrib.auth.views import redirect_to_login
@@ -146,3 +147,13 @@ def game_access(view):
         return view(request, game_id, *args, **kwargs)
 
     return checked
+
+
+def client_ip(request: HttpRequest) -> str:
+    """The phone's address, for slowing password guessing: behind the TLS proxy, the address
+    the proxy appended last to X-Forwarded-For (earlier ones are the client's word, not proof)."""
+    if settings.BEHIND_HTTPS_PROXY:
+        forwarded = [a.strip() for a in request.META.get("HTTP_X_FORWARDED_FOR", "").split(",")]
+        if forwarded and forwarded[-1]:
+            return forwarded[-1]
+    return request.META.get("REMOTE_ADDR", "")

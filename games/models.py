@@ -10,6 +10,7 @@ from datetime import timedelta
 
 from django.conf import settings
 from django.db import models, transaction
+from django.db.models import F
 from django.db.models.functions import Lower
 from django.urls import reverse
 from django.utils import timezone
@@ -293,6 +294,9 @@ class Game(models.Model):
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL
     )
     finished_at = models.DateTimeField(null=True, blank=True)
+    # Counts the game's changes (a hand saved, the game finished or reopened): phones following
+    # the table live compare it with the one they showed, one cheap query per poll.
+    version = models.PositiveIntegerField(default=1)
 
     objects = GameQuerySet.as_manager()
 
@@ -357,6 +361,11 @@ class Game(models.Model):
             return None
         return self.rounds.filter(completed_at__isnull=True).select_related("dealer").first()
 
+    def changed(self) -> None:
+        """Count a change of the game, inside the transaction that makes it: a phone that
+        sees the new version then reads what was committed with it."""
+        Game.objects.filter(pk=self.pk).update(version=F("version") + 1)
+
     def _lock(self) -> "Game":
         """Lock the game's rounds, then the game: the same order as a save, which locks its
         round and may then finish the game, so the two never wait on each other."""
@@ -373,6 +382,7 @@ class Game(models.Model):
                 return
             game.finished_at = self.finished_at = timezone.now()
             game.save(update_fields=["finished_at"])
+            game.changed()
 
     def reopen(self) -> None:
         """Take a finished game back into play; its next round opens if it has none open."""
@@ -383,6 +393,7 @@ class Game(models.Model):
                 return
             game.finished_at = self.finished_at = None
             game.save(update_fields=["finished_at"])
+            game.changed()
             last = game.rounds.order_by("-number").first()
             if last is None:
                 Round.objects.create(game=game, number=1, dealer=game.seats.first())
@@ -578,6 +589,7 @@ class Round(models.Model):
             hand.refresh_from_db()
             HandChange.record(hand, user, name, old_summary, old_points)
             round_.update_completion()
+            game.changed()
         self.completed_at = round_.completed_at
         return hand, scored
 

@@ -12,6 +12,7 @@ from games.engine import games as engine
 
 from .access import TableRequest, game_access, member_required
 from .forms import HandForm, NewGameForm, NightForm, PlayerForm, SignupForm
+from .live import game_etag, night_etag, round_etag
 from .models import Conflict, Game, GameNight, Group, HandChange, Player, Refused
 from .panels import HandPanel
 from .score_table import score_table
@@ -98,9 +99,13 @@ def _game_for(request: TableRequest, game_id) -> Game:
 @require_safe
 def game(request: TableRequest, game_id):
     game = _game_for(request, game_id)
-    context = {"game": game, "kind": game.kind_def, "current": game.current_round(),
-               "table": score_table(game)}  # fmt: skip
+    context = _game_context(game) | {"live_etag": game_etag(request, game)}
     return render(request, "games/game.html", context)
+
+
+def _game_context(game):
+    return {"game": game, "kind": game.kind_def, "current": game.current_round(),
+            "table": score_table(game)}  # fmt: skip
 
 
 def _round_for(request: TableRequest, game_id, number):
@@ -140,7 +145,7 @@ def round_page(request: TableRequest, game_id, number):
     game, round_ = _round_for(request, game_id, number)
     # htmx asks for the round's summary again after each save.
     template = "games/round.html#round-status" if request.htmx else "games/round.html"
-    context = _round_context(game, round_)
+    context = _round_context(game, round_) | {"live_etag": round_etag(request, game, number)}
     # "I'm entering for": a phone picks the one seat whose hand it enters; that panel opens.
     entering_for = _int(request.GET.get("seat"))
     if any(panel.seat.pk == entering_for for panel in context["panels"]):
@@ -229,8 +234,6 @@ def reopen_game(request: TableRequest, game_id):
 @member_required
 @require_http_methods(["GET", "HEAD", "POST"])
 def night(request: TableRequest, night_id):
-    from .charts import line_chart
-
     night = get_object_or_404(GameNight, pk=night_id, group=request.group)
     form = NightForm(request.POST or None, initial={"date": night.date})
     if request.method == "POST" and form.is_valid():
@@ -238,6 +241,16 @@ def night(request: TableRequest, night_id):
         night.save(update_fields=["date"])
         messages.success(request, "Date changed.")
         return redirect(night)
+    games = _night_games(night)
+    etag = night_etag(request, night, len(games), sum(item["game"].version for item in games))
+    return render(request, "games/night.html", {"night": night, "form": form, "games": games,
+                                                "live_etag": etag})  # fmt: skip
+
+
+def _night_games(night):
+    """Each game of the night with its score table and chart of running totals."""
+    from .charts import line_chart
+
     games = []
     for game in night.games.order_by("created_at"):
         table = score_table(game)
@@ -248,7 +261,7 @@ def night(request: TableRequest, night_id):
             f"Running totals, {game.kind_def.name}",
         ) if table.rows else None  # fmt: skip
         games.append({"game": game, "kind": game.kind_def, "chart": chart, "table": table})
-    return render(request, "games/night.html", {"night": night, "form": form, "games": games})
+    return games
 
 
 # ---------------------------------------------------------------- looking back
@@ -355,8 +368,6 @@ def export_data(request: TableRequest, file_format, night_id=None):
 @member_required
 @require_http_methods(["GET", "HEAD", "POST"])
 def import_data(request: TableRequest):
-    import json
-
     from .forms import ImportForm
     from .transfer import ImportProblem, import_json
 
@@ -364,19 +375,13 @@ def import_data(request: TableRequest):
     form = ImportForm(request.POST or None, request.FILES or None)
     problems = []
     if request.method == "POST" and form.is_valid():
-        upload = form.cleaned_data["file"]
         try:
-            data = json.loads(upload.read().decode("utf-8"))
-        except (UnicodeDecodeError, ValueError, RecursionError) as error:
-            problems = [f"the file is not JSON: {error}"]
+            counts = import_json(group, form.cleaned_data["file"].read())
+        except ImportProblem as problem:
+            problems = problem.problems
         else:
-            try:
-                counts = import_json(group, data)
-            except ImportProblem as problem:
-                problems = problem.problems
-            else:
-                messages.success(request, "Imported " + _counted(counts) + ".")
-                return redirect("nights")
+            messages.success(request, "Imported " + _counted(counts) + ".")
+            return redirect("nights")
     empty = not (group.players.exists() or group.nights.exists())
     return render(request, "games/import.html", {"form": form, "problems": problems,
                                                  "empty": empty})  # fmt: skip

@@ -18,7 +18,7 @@ def existing_logins_own_their_groups(apps, schema_editor):
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('games', '0003_game_kinds_as_data'),
+        ('games', '0004_game_version'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
