@@ -24,8 +24,8 @@ DATES = ("2026-02-30", "2026-11-23T25:00:00+00:00", "10000-01-01", "yesterday", 
 
 @pytest.fixture
 def exported(member):
-    build_history(member.membership.group, nights=2, seed=3)
-    return export_json(member.membership.group)
+    build_history(member.memberships.first().group, nights=2, seed=3)
+    return export_json(member.memberships.first().group)
 
 
 @pytest.fixture
