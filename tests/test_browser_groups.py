@@ -1,11 +1,13 @@
 """Three phones at one table: the owner invites a friend by link, and a phone without an
-account joins the game as a guest and saves a hand. Screenshots at 390x844."""
+account joins the game as a guest; all three enter their hands at once and every phone shows
+the three hands live, with the engine's totals. Screenshots at 390x844."""
 
 import re
 
 import pytest
 from playwright.sync_api import expect
 
+from games.engine import games as engine
 from tests.conftest import PHONE, screenshot
 
 pytestmark = pytest.mark.browser
@@ -34,7 +36,7 @@ def shared_link(page) -> str:
     return link
 
 
-def test_owner_invites_a_friend_and_a_guest_phone_saves_a_hand(browser, live_server):
+def test_three_phones_join_and_enter_their_hands_at_once(browser, live_server):
     owner_context, owner = new_phone(browser, live_server)
     friend_context, friend = new_phone(browser, live_server)
     guest_context, guest = new_phone(browser, live_server)
@@ -87,13 +89,46 @@ def test_owner_invites_a_friend_and_a_guest_phone_saves_a_hand(browser, live_ser
         guest.get_by_label("I'm entering for").select_option(label="Cid")
         panel = guest.locator("section.hand-panel").first
         expect(panel.locator("summary .who")).to_have_text("Cid")
-        panel.get_by_role("textbox", name="Cards").fill("5H 9S KD")
-        panel.get_by_role("button", name="Save Cid's hand").click()
+
+        # All three phones enter their own hand at the same time, without waiting.
+        round_url = game_url.rstrip("/") + "/rounds/1/"
+        owner.goto(round_url)
+        friend.goto(round_url)
+        hands = {"Ann": ("went_out", "5H 6H 7H"), "Bob": ("cards", "KS QD 2C"),
+                 "Cid": ("cards", "4C 9S KD")}  # fmt: skip
+        kind = engine.KINDS["three-thirteen"]
+        rules = kind.default_rules(3)
+        expected = {name: kind.score(outcome, cards, 1, rules).points
+                    for name, (outcome, cards) in hands.items()}  # fmt: skip
+        phones = {"Ann": owner, "Bob": friend, "Cid": guest}
+        for name, phone in phones.items():
+            mine = phone.locator("section.hand-panel").filter(
+                has=phone.locator("summary .who", has_text=re.compile(f"^{name}$"))
+            )
+            if mine.locator("details").get_attribute("open") is None:
+                mine.locator("summary").click()
+            outcome, cards = hands[name]
+            if outcome == "went_out":
+                mine.get_by_text("Went out", exact=True).click()
+            mine.get_by_role("textbox", name="Cards").fill(cards)
+        for name, phone in phones.items():
+            phone.get_by_role("button", name=f"Save {name}'s hand").click(no_wait_after=True)
+        for phone in phones.values():
+            for name, points in expected.items():
+                line = phone.locator(".round-points li").filter(has_text=name)
+                expect(line).to_contain_text(str(points), timeout=3_000 + 2_000)
         expect(guest.locator("body")).to_contain_text("Saved by guest on Cid's phone")
         screenshot(guest, "guest-round")
+        # Each phone's score table has the three hands, and the totals are the engine's.
+        for phone in (owner, friend):
+            phone.goto(game_url)
+            totals = phone.locator("table.scores tfoot td").all_inner_texts()
+            assert [int(t) for t in totals] == [expected[n] for n in ("Ann", "Bob", "Cid")]
+        guest.goto(game_url)
+        expect(guest.locator("table.scores tfoot")).to_contain_text(str(expected["Bob"]))
 
         # Everyone at the table sees who saved it; the guest sees nothing else.
-        owner.goto(game_url.rstrip("/") + "/rounds/1/")
+        owner.goto(round_url)
         expect(owner.locator("body")).to_contain_text("Saved by guest on Cid's phone")
         assert guest.goto(live_server.url + "/nights/").url.startswith(live_server.url + "/login/")
     finally:
