@@ -103,9 +103,8 @@ class NewGameForm(forms.Form):
     def _start_from(self, game):
         """A rematch: the same players and options, the next player dealing first."""
         kind = game.kind_def
-        seats = [seat.player.name for seat in game.seats.select_related("player")]
-        seats = seats[1:] + seats[:1]
-        self.initial.update({"kind": kind.slug, "players": ", ".join(seats)})
+        names = [seat.player.name for seat in game.rematch_seats()]
+        self.initial.update({"kind": kind.slug, "players": ", ".join(names)})
         for name, _, _ in kind.options():
             self.initial[kind.form_prefix + name] = _choice_key(getattr(game.engine_rules, name))
 

@@ -243,6 +243,23 @@ class Game(models.Model):
             for seat in seats
         ]
 
+    def rematch_seats(self) -> list["Seat"]:
+        """The seats in the same order around the table, starting from the next dealer: the
+        player to the left of whoever dealt the last round played (out of the pool or not,
+        everyone is back in)."""
+        seats = list(self.seats.select_related("player"))
+        rounds = self.rounds.order_by("-number")
+        played = rounds.filter(
+            models.Q(completed_at__isnull=False) | models.Q(hands__isnull=False)
+        ).first()
+        last = played or rounds.first()
+        if last is None:
+            return seats
+        positions = [seat.position for seat in seats]
+        first = engine.next_dealer(positions, last.dealer.position, set(positions))
+        start = positions.index(first)
+        return seats[start:] + seats[:start]
+
     def current_round(self) -> "Round | None":
         """The round being played: the first one not complete (None when the game is over)."""
         if self.finished_at:
