@@ -257,6 +257,23 @@ class LeaderboardFilter(forms.Form):
         return data
 
 
+class TimeZoneForm(forms.Form):
+    time_zone = forms.ChoiceField(required=False, label="Time zone")
+
+    def __init__(self, *args, phone_zone="", **kwargs):
+        from .access import known_time_zones
+
+        super().__init__(*args, **kwargs)
+        own = f"Each phone's own{f' (this one: {phone_zone})' if phone_zone else ''}"
+        zones = sorted(z for z in known_time_zones() if "/" in z or z == "UTC")
+        self.fields["time_zone"].choices = [("", own)] + [(z, z.replace("_", " ")) for z in zones]
+        self.fields[
+            "time_zone"
+        ].help_text = (
+            "Every time shown (the changes of a round, saves from another phone) is in this zone."
+        )
+
+
 class NightSearch(forms.Form):
     player = forms.ModelChoiceField(queryset=Player.objects.none(), required=False,
                                     empty_label="Anyone", label="Player")  # fmt: skip

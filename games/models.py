@@ -10,6 +10,7 @@ from datetime import timedelta
 from django.conf import settings
 from django.db import models, transaction
 from django.db.models.functions import Lower
+from django.template.defaultfilters import pluralize
 from django.urls import reverse
 from django.utils import timezone
 
@@ -33,6 +34,8 @@ class Group(models.Model):
 
     name = models.CharField(max_length=80)
     created_at = models.DateTimeField(default=timezone.now)
+    # An IANA zone ("Europe/Paris") every time is shown in; blank: each phone's own zone.
+    time_zone = models.CharField(max_length=64, blank=True, default="")
 
     def __str__(self):
         return self.name
@@ -568,7 +571,7 @@ class Hand(models.Model):
     def summary(self) -> str:
         """The hand in a few words for its change history."""
         if self.outcome == engine.POINTS:
-            return f"{self.entered_points} points entered"
+            return f"{self.entered_points} point{pluralize(self.entered_points)} entered"
         label = outcome_label(self.round.game, self.outcome)
         return f"{label}: {self.cards}" if self.cards else label
 

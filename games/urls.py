@@ -24,6 +24,7 @@ urlpatterns = [
     path("nights/<int:night_id>/export.<str:file_format>", views.export_data, name="export_night"),
     path("players/<int:player_id>/", views.player_page, name="player"),
     path("group/", views.leaderboard_page, name="leaderboard"),
+    path("group/time-zone/", views.group_time_zone, name="group_time_zone"),
     path("group/export.<str:file_format>", views.export_data, name="export_group"),
     path("group/import/", views.import_data, name="import"),
 ]

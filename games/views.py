@@ -5,12 +5,13 @@ from django.contrib.auth import login
 from django.db import transaction
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
+from django.template.defaultfilters import pluralize
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from games.engine import games as engine
 
 from .access import TableRequest, member_required
-from .forms import HandForm, NewGameForm, NightForm, PlayerForm, SignupForm
+from .forms import HandForm, NewGameForm, NightForm, PlayerForm, SignupForm, TimeZoneForm
 from .models import Conflict, Game, GameNight, Group, HandChange, Membership, Player, Refused
 from .panels import HandPanel
 from .score_table import score_table
@@ -261,17 +262,50 @@ def player_page(request: TableRequest, player_id):
 @member_required
 @require_safe
 def leaderboard_page(request: TableRequest):
+    return _leaderboard(request)
+
+
+def _leaderboard(request: TableRequest, zone_form=None):
     from .forms import LeaderboardFilter
     from .history import leaderboard
 
     form = LeaderboardFilter(request.GET or None)
-    rows = []
+    rows = None  # no board at all for a choice that makes no sense, only its error
     if form.is_valid() or not form.is_bound:
         data = form.cleaned_data if form.is_bound else {}
         rows = leaderboard(
             request.group, data.get("kind") or None, data.get("start"), data.get("end")
         )
-    return render(request, "games/leaderboard.html", {"form": form, "rows": rows})
+    zone_form = zone_form or TimeZoneForm(
+        initial={"time_zone": request.group.time_zone}, phone_zone=_phone_zone(request)
+    )
+    context = {"form": form, "rows": rows, "zone_form": zone_form}
+    status = 422 if zone_form.errors else 200
+    return render(request, "games/leaderboard.html", context, status=status)
+
+
+def _phone_zone(request: TableRequest) -> str:
+    from .access import TIME_ZONE_COOKIE, known_time_zones
+
+    zone = request.COOKIES.get(TIME_ZONE_COOKIE, "")
+    return zone if zone in known_time_zones() else ""
+
+
+@member_required
+@require_POST
+def group_time_zone(request: TableRequest):
+    """The group's time zone, or none: then each phone shows times in its own."""
+    form = TimeZoneForm(request.POST, phone_zone=_phone_zone(request))
+    if not form.is_valid():
+        return _leaderboard(request, zone_form=form)
+    group = request.group
+    group.time_zone = form.cleaned_data["time_zone"]
+    group.save(update_fields=["time_zone"])
+    if group.time_zone:
+        messages.success(request, f"Times are now shown in {group.time_zone.replace('_', ' ')}.")
+    else:
+        messages.success(request, "Times are now shown in each phone's own time zone.")
+    return redirect("leaderboard")
 
 
 @member_required
@@ -366,5 +400,5 @@ def import_data(request: TableRequest):
 
 def _counted(counts) -> str:
     words = [("nights", "game night"), ("games", "game"), ("hands", "hand")]
-    parts = [f"{counts[key]} {word}{'' if counts[key] == 1 else 's'}" for key, word in words]
+    parts = [f"{counts[key]} {word}{pluralize(counts[key])}" for key, word in words]
     return f"{parts[0]}, {parts[1]} and {parts[2]}"

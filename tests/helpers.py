@@ -43,6 +43,7 @@ def site_urls(game: Game) -> dict[str, str]:
         "export_night": f"/nights/{game.night_id}/export.csv",
         "player": f"/players/{seat.player_id}/",
         "leaderboard": "/group/",
+        "group_time_zone": "/group/time-zone/",
         "export_group": "/group/export.json",
         "import": "/group/import/",
     }

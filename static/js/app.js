@@ -1,6 +1,16 @@
 // Small progressive touches; every form works without this file.
 document.documentElement.classList.add("js");
 
+// The phone's time zone, so the server shows times in it when the group chose none.
+try {
+  const zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
+  if (zone && /^[A-Za-z0-9_+\/-]+$/.test(zone) && !document.cookie.split("; ").includes(`tz=${zone}`)) {
+    document.cookie = `tz=${zone}; path=/; max-age=31536000; samesite=lax`;
+  }
+} catch (error) {
+  // No Intl time zone: times stay in the server's zone.
+}
+
 document.addEventListener("DOMContentLoaded", () => {
   // New game: tap a saved player to add them to the seat order.
   const players = document.querySelector("#id_players");
