@@ -39,6 +39,11 @@ def _nights(group, night=None):
         Prefetch("games__rounds", queryset=Round.objects.order_by("number")),
         Prefetch("games__rounds__hands", queryset=Hand.objects.order_by("seat__position")),
         Prefetch("games__rounds__hands__changes", queryset=HandChange.objects.order_by("pk")),
+        Prefetch(
+            "games__rounds__changes",
+            queryset=HandChange.objects.filter(hand=None).order_by("pk"),
+            to_attr="removed_hand_changes",
+        ),
     )
 
 
@@ -73,20 +78,41 @@ def export_json(group, night=None) -> dict:
                 "created_at": _time(game.created_at),
                 "finished_at": _time(game.finished_at),
                 "seats": [seat.player.name for seat in seats],
-                "rounds": [
-                    {
-                        "number": r.number,
-                        "dealer": index[r.dealer_id],
-                        "completed_at": _time(r.completed_at),
-                        "hands": [_hand(h, index) for h in r.hands.all()],
-                    }
-                    for r in game.rounds.all()
-                ],
+                "rounds": [_round(r, index) for r in game.rounds.all()],
             })  # fmt: skip
         data["nights"].append(
             {"date": n.date.isoformat(), "created_at": _time(n.created_at), "games": games}
         )
     return data
+
+
+def _round(round_, index):
+    data = {
+        "number": round_.number,
+        "dealer": index[round_.dealer_id],
+        "completed_at": _time(round_.completed_at),
+        "hands": [_hand(h, index) for h in round_.hands.all()],
+    }
+    if round_.removed_hand_changes:  # the history of hands an undo took back
+        data["removed_hand_changes"] = [
+            {"seat": index[c.seat_id], **_change(c)} for c in round_.removed_hand_changes
+        ]
+    return data
+
+
+def _change(change):
+    return {
+        "by": change.changed_by_name,
+        "at": _time(change.changed_at),
+        "old_summary": change.old_summary,
+        "new_summary": change.new_summary,
+        "old_points": change.old_points,
+        "new_points": change.new_points,
+        "before": change.before,
+        "after": change.after,
+        "undo": change.undo,
+        "undone_at": _time(change.undone_at),
+    }
 
 
 def _hand(hand, index):
@@ -100,17 +126,7 @@ def _hand(hand, index):
         "all_pure": hand.all_pure,
         "version": hand.version,
         "updated_at": _time(hand.updated_at),
-        "changes": [
-            {
-                "by": c.changed_by_name,
-                "at": _time(c.changed_at),
-                "old_summary": c.old_summary,
-                "new_summary": c.new_summary,
-                "old_points": c.old_points,
-                "new_points": c.new_points,
-            }
-            for c in hand.changes.all()
-        ],
+        "changes": [_change(c) for c in hand.changes.all()],
     }
 
 
@@ -261,6 +277,13 @@ def _check_game(check, game, where, names):
             _check_hand(
                 check, hand, f"{rwhere}.hands[{m}]", len(seats), taken, definition, engine_rules
             )
+        removed = check.need(round_, "removed_hand_changes", list, rwhere, optional=True) or []
+        for m, change in enumerate(removed):
+            cwhere = f"{rwhere}.removed_hand_changes[{m}]"
+            seat = check.need(change, "seat", int, cwhere)
+            if seat is not None and not 0 <= seat < len(seats):
+                check.fail(f"{cwhere}.seat", "is not one of the game's seats")
+            _check_change(check, change, cwhere)
 
 
 def _check_hand(check, hand, where, seat_count, taken, definition, rules):
@@ -303,13 +326,37 @@ def _check_hand(check, hand, where, seat_count, taken, definition, rules):
         check.fail(f"{where}.version", "should be 1 or more")
     check.moment(hand, "updated_at", where)
     for n, change in enumerate(check.need(hand, "changes", list, where) or []):
-        cwhere = f"{where}.changes[{n}]"
-        check.need(change, "by", str, cwhere)
-        check.moment(change, "at", cwhere, optional=False)
-        check.need(change, "old_summary", str, cwhere)
-        check.need(change, "new_summary", str, cwhere)
-        check.need(change, "old_points", int, cwhere, optional=True)
-        check.need(change, "new_points", int, cwhere)
+        _check_change(check, change, f"{where}.changes[{n}]")
+
+
+def _check_change(check, change, cwhere):
+    check.need(change, "by", str, cwhere)
+    check.moment(change, "at", cwhere, optional=False)
+    check.need(change, "old_summary", str, cwhere)
+    check.need(change, "new_summary", str, cwhere)
+    check.need(change, "old_points", int, cwhere, optional=True)
+    check.need(change, "new_points", int, cwhere)
+    # What an undo restores (exports from before undo existed have none).
+    for key in ("before", "after"):
+        state = change.get(key) if isinstance(change, dict) else None
+        if state is None or state == {}:
+            continue
+        if not isinstance(state, dict):
+            check.fail(f"{cwhere}.{key}", "should be an object")
+            continue
+        outcome = check.need(state, "outcome", str, f"{cwhere}.{key}")
+        if outcome is not None and outcome not in dict(Hand.OUTCOMES):
+            check.fail(f"{cwhere}.{key}.outcome", f"{outcome!r} is not a way a hand ends")
+        cards = check.need(state, "cards", str, f"{cwhere}.{key}")
+        if cards is not None:
+            try:
+                parse_hand(cards)
+            except CardError as error:
+                check.fail(f"{cwhere}.{key}.cards", str(error))
+        check.need(state, "entered_points", int, f"{cwhere}.{key}", optional=True)
+    if isinstance(change, dict):
+        check.need(change, "undo", bool, cwhere, optional=True)
+        check.moment(change, "undone_at", cwhere)
 
 
 def _at(text, default=None):
@@ -363,15 +410,20 @@ def import_json(group, data) -> dict:
                     )  # fmt: skip
                     counts["hands"] += 1
                     HandChange.objects.bulk_create(
-                        HandChange(
-                            hand=hand,
-                            changed_by_name=c["by"],
-                            changed_at=_at(c["at"]),
-                            old_summary=c["old_summary"],
-                            new_summary=c["new_summary"],
-                            old_points=c.get("old_points"),
-                            new_points=c["new_points"],
-                        )  # fmt: skip
-                        for c in h["changes"]
+                        _imported_change(c, round_, hand.seat, hand) for c in h["changes"]
                     )
+                HandChange.objects.bulk_create(
+                    _imported_change(c, round_, seats[c["seat"]], None)
+                    for c in r.get("removed_hand_changes") or []
+                )
     return counts
+
+
+def _imported_change(c, round_, seat, hand) -> HandChange:
+    return HandChange(
+        hand=hand, round=round_, seat=seat, changed_by_name=c["by"], changed_at=_at(c["at"]),
+        old_summary=c["old_summary"], new_summary=c["new_summary"],
+        old_points=c.get("old_points"), new_points=c["new_points"],
+        before=c.get("before"), after=c.get("after"), undo=bool(c.get("undo")),
+        undone_at=_at(c.get("undone_at")),
+    )  # fmt: skip

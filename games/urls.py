@@ -14,6 +14,7 @@ urlpatterns = [
     path("games/<int:game_id>/finish/", views.finish_game, name="finish_game"),
     path("games/<int:game_id>/reopen/", views.reopen_game, name="reopen_game"),
     path("games/<int:game_id>/rounds/<int:number>/", views.round_page, name="round"),
+    path("games/<int:game_id>/rounds/<int:number>/undo/", views.undo_save, name="undo_save"),
     path(
         "games/<int:game_id>/rounds/<int:number>/seats/<int:seat_id>/",
         views.hand_entry,

@@ -111,7 +111,7 @@ def _round_context(game, round_, panels=None):
     built = [
         panels.get(seat.pk) or HandPanel.saved(round_, seat, hands.get(seat.pk)) for seat in playing
     ]
-    changes = HandChange.objects.filter(hand__round=round_).select_related("hand__seat__player")
+    changes = HandChange.objects.filter(round=round_).select_related("seat__player")
     return {
         "game": game,
         "kind": game.kind_def,
@@ -123,6 +123,7 @@ def _round_context(game, round_, panels=None):
         "changes": changes,
         "doubled": any(h.outcome == engine.WENT_OUT and h.all_pure for h in hands.values()),
         "is_last_known": not game.rounds.filter(number__gt=round_.number).exists(),
+        "last_save": None if game.finished_at else round_.last_save(),
     }
 
 
@@ -179,6 +180,25 @@ def _answer_hand(request: TableRequest, game, round_, panel, status=200, refresh
         return response
     context = _round_context(game, round_, panels={panel.seat.pk: panel})
     return render(request, "games/round.html", context, status=status)
+
+
+@member_required
+@require_POST
+def undo_save(request: TableRequest, game_id, number):
+    """Take back the round's last save (the one the page offered, if another came since the
+    undo is refused and the page shows the new last save)."""
+    game, round_ = _round_for(request, game_id, number)
+    try:
+        undo = round_.undo_last(request.user, expected=_int(request.POST.get("change")))
+    except Refused as refusal:
+        messages.error(request, f"Nothing was undone: {refusal}.")
+        return redirect(round_)
+    who = undo.seat.player.name
+    if undo.removed_hand:
+        messages.success(request, f"Undone: {who}'s hand is not entered any more.")
+    else:
+        messages.success(request, f"Undone: {who}'s hand is back to {undo.new_summary}.")
+    return redirect(round_)
 
 
 @member_required

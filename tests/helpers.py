@@ -38,6 +38,7 @@ def site_urls(game: Game) -> dict[str, str]:
         "reopen_game": f"/games/{game.pk}/reopen/",
         "round": f"/games/{game.pk}/rounds/{number}/",
         "hand_entry": f"/games/{game.pk}/rounds/{number}/seats/{seat.pk}/",
+        "undo_save": f"/games/{game.pk}/rounds/{number}/undo/",
         "nights": "/nights/",
         "night": f"/nights/{game.night_id}/",
         "export_night": f"/nights/{game.night_id}/export.csv",
