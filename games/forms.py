@@ -258,7 +258,7 @@ class LeaderboardFilter(forms.Form):
 
 
 class TimeZoneForm(forms.Form):
-    time_zone = forms.ChoiceField(required=False, label="Time zone")
+    time_zone = forms.ChoiceField(required=False, label="Show times in")
 
     def __init__(self, *args, phone_zone="", **kwargs):
         from .access import known_time_zones
