@@ -28,6 +28,9 @@ def site_urls(game: Game) -> dict[str, str]:
     number = round_.number if round_ else 1
     return {
         "home": "/",
+        "manifest": "/manifest.webmanifest",
+        "service_worker": "/sw.js",
+        "offline": "/offline/",
         "signup": "/signup/",
         "login": "/login/",
         "logout": "/logout/",

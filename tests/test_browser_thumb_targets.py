@@ -22,8 +22,8 @@ TAPPABLE = ", ".join([
 ])  # fmt: skip
 # Pages that only answer a POST or send a file: no page to look at.
 NOT_PAGES = {"logout", "reopen_game", "hand_entry", "undo_save", "group_time_zone",
-             "export_night", "export_group"}  # fmt: skip
-PUBLIC = {"home", "login", "signup"}
+             "export_night", "export_group", "manifest", "service_worker"}  # fmt: skip
+PUBLIC = {"home", "login", "signup", "offline"}
 
 SMALL_TARGETS = """(selector) => {
   const small = [];

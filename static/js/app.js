@@ -11,7 +11,34 @@ try {
   // No Intl time zone: times stay in the server's zone.
 }
 
+// Installable app: the service worker caches the app shell so pages open at once.
+if ("serviceWorker" in navigator) {
+  window.addEventListener("load", () => {
+    navigator.serviceWorker.register("/sw.js", { scope: "/" }).catch(() => undefined);
+  });
+}
+
+// Keep the screen on while a round is being entered (Screen Wake Lock API where the browser
+// has it; nothing where it does not). The lock ends when the page is hidden, so it is asked
+// for again when the page comes back.
+const keepAwake = () => {
+  if (!("wakeLock" in navigator) || !document.querySelector("[data-keep-awake]")) return;
+  let lock = null;
+  const request = async () => {
+    if (document.visibilityState !== "visible" || (lock && !lock.released)) return;
+    try {
+      lock = await navigator.wakeLock.request("screen");
+      lock.addEventListener("release", () => { lock = null; });
+    } catch (error) {
+      lock = null; // refused (battery saver, no permission): the screen may sleep
+    }
+  };
+  document.addEventListener("visibilitychange", request);
+  request();
+};
+
 document.addEventListener("DOMContentLoaded", () => {
+  keepAwake();
   // New game: tap a saved player to add them to the seat order.
   const players = document.querySelector("#id_players");
   document.querySelectorAll("[data-add-player]").forEach((chip) => {
