@@ -23,6 +23,8 @@ self.addEventListener("activate", (event) => {
       .then((names) => Promise.all(
         names.filter((name) => name !== STATIC_CACHE).map((name) => caches.delete(name)),
       ))
+      // Pages are asked for while the worker starts, so going through it costs no time.
+      .then(() => self.registration.navigationPreload && self.registration.navigationPreload.enable())
       .then(() => self.clients.claim()),
   );
 });
@@ -53,9 +55,9 @@ async function networkFirst(request) {
   }
 }
 
-async function page(request) {
+async function page(event) {
   try {
-    return await fetch(request);
+    return (await event.preloadResponse) || (await fetch(event.request));
   } catch (error) {
     const offline = await caches.match(OFFLINE_URL);
     if (offline) return offline;
@@ -71,6 +73,6 @@ self.addEventListener("fetch", (event) => {
   if (url.pathname.startsWith(STATIC_URL)) {
     event.respondWith(HASHED.test(url.pathname) ? cacheFirst(request) : networkFirst(request));
   } else if (request.mode === "navigate") {
-    event.respondWith(page(request));
+    event.respondWith(page(event));
   }
 });
