@@ -119,7 +119,7 @@ def scenarios(phones, user):
     def new_game(**rules):
         kind = rules.pop("kind", "three-thirteen")
         names = rules.pop("names", ["Ann", "Bob", "Cid"])
-        return Game.objects.start(group=user.membership.group, kind=kind, players=names,
+        return Game.objects.start(group=user.memberships.first().group, kind=kind, players=names,
                                   rules=rules, user=user)  # fmt: skip
 
     hands = [
@@ -238,7 +238,7 @@ def throughput(phones, user, seconds=4.0):
     names = ["Ann", "Bob", "Cid", "Dee", "Eve", "Fay", "Gus", "Hal"]
     rows = []
     for count in (1, 2, 4, 8):
-        game = Game.objects.start(group=user.membership.group, kind="three-thirteen",
+        game = Game.objects.start(group=user.memberships.first().group, kind="three-thirteen",
                                   players=names, rules={"decks": 4})  # fmt: skip
         latencies, refused = load(phones, game, list(game.seats.all()), count, seconds)
         p95 = latencies[int(len(latencies) * 0.95)]

@@ -36,7 +36,7 @@ settings.ALLOWED_HOSTS = ["testserver"]
 
 def setup_game(user, kind, rules, number):
     """A game whose round `number` is open (the rounds before it marked complete)."""
-    game = Game.objects.start(group=user.membership.group, kind=kind,
+    game = Game.objects.start(group=user.memberships.first().group, kind=kind,
                               players=["Ann", "Bob", "Cid"], rules=rules)  # fmt: skip
     dealer = game.seats.first()
     Round.objects.filter(game=game).update(completed_at=timezone.now())

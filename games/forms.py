@@ -2,13 +2,14 @@ import re
 from contextlib import suppress
 
 from django import forms
-from django.contrib.auth.forms import UserCreationForm
+from django.contrib.auth.forms import PasswordChangeForm, UserCreationForm
 from django.core.validators import MaxLengthValidator
 from django.utils import timezone
 
 from games.engine import games as engine
 from games.engine.cards import CardError, format_cards, parse_hand
 
+from .import_schema import MAX_FILE_BYTES
 from .models import GAME_KINDS, NAME_LENGTH, Entry, Hand, Player, normalise_name
 
 MAX_PLAYERS = 8
@@ -17,15 +18,26 @@ MAX_PLAYERS = 8
 PASSWORD_LENGTH = 128
 
 
-class SignupForm(UserCreationForm):
+class BoundedPasswords:
+    """A password is hashed, not stored, but hashing a huge one is work for nothing."""
+
+    password_fields: tuple[str, ...] = ()
+
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
-        # A password is hashed, not stored, but hashing a huge one is work for nothing.
-        for name in ("password1", "password2"):
+        for name in self.password_fields:
             field = self.fields[name]
             field.max_length = PASSWORD_LENGTH
             field.validators.append(MaxLengthValidator(PASSWORD_LENGTH))
             field.widget.attrs["maxlength"] = str(PASSWORD_LENGTH)
+
+
+class SignupForm(BoundedPasswords, UserCreationForm):
+    password_fields = ("password1", "password2")
+
+
+class ChangePasswordForm(BoundedPasswords, PasswordChangeForm):
+    password_fields = ("old_password", "new_password1", "new_password2")
 
 
 class PlayerForm(forms.Form):
@@ -289,6 +301,6 @@ class ImportForm(forms.Form):
 
     def clean_file(self):
         upload = self.cleaned_data["file"]
-        if upload.size > 20 * 1024 * 1024:
-            raise forms.ValidationError("The file is larger than 20 MB.")
+        if upload.size > MAX_FILE_BYTES:
+            raise forms.ValidationError(f"The file is larger than {MAX_FILE_BYTES // 2**20} MB.")
         return upload

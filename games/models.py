@@ -4,11 +4,13 @@ Scores are never re-implemented here: a hand's points come from games.engine (vi
 games.scoring), and stored so the score table is one query.
 """
 
+import secrets
 from dataclasses import dataclass
 from datetime import timedelta
 
 from django.conf import settings
 from django.db import models, transaction
+from django.db.models import F
 from django.db.models.functions import Lower
 from django.template.defaultfilters import pluralize
 from django.urls import reverse
@@ -34,23 +36,130 @@ class Group(models.Model):
 
     name = models.CharField(max_length=80)
     created_at = models.DateTimeField(default=timezone.now)
+    members = models.ManyToManyField(
+        settings.AUTH_USER_MODEL, through="Membership", related_name="table_groups"
+    )
     # An IANA zone ("Europe/Paris") every time is shown in; blank: each phone's own zone.
     time_zone = models.CharField(max_length=64, blank=True, default="")
 
     def __str__(self):
         return self.name
 
+    @classmethod
+    def found(cls, user, name: str) -> "Group":
+        """A new group with `user` as its owner, as signing up makes one."""
+        group = cls.objects.create(name=name)
+        Membership.objects.create(user=user, group=group, role=Membership.OWNER)
+        return group
+
+    def owners(self):
+        return self.memberships.filter(role=Membership.OWNER)
+
+    def add_member(self, user) -> tuple["Membership", bool]:
+        """`user` in this group (as a member if new); True when they were not in it before."""
+        return Membership.objects.get_or_create(user=user, group=self)
+
 
 class Membership(models.Model):
-    """A login's place in one group."""
+    """A login's place in one group; a login may be in several."""
 
-    user = models.OneToOneField(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="membership"
+    OWNER, MEMBER = "owner", "member"
+    ROLES = [(OWNER, "Owner"), (MEMBER, "Member")]
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="memberships"
     )
     group = models.ForeignKey(Group, on_delete=models.CASCADE, related_name="memberships")
+    role = models.CharField(max_length=10, choices=ROLES, default=MEMBER)
+    joined_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["joined_at", "pk"]
+        constraints = [
+            models.UniqueConstraint(fields=["user", "group"], name="one_membership_per_group")
+        ]
 
     def __str__(self):
         return f"{self.user} in {self.group}"
+
+    @property
+    def is_owner(self) -> bool:
+        return self.role == self.OWNER
+
+    def is_last_owner(self) -> bool:
+        return self.is_owner and not self.group.owners().exclude(pk=self.pk).exists()
+
+
+def new_token() -> str:
+    return secrets.token_urlsafe(24)
+
+
+def in_a_week():
+    return timezone.now() + INVITATION_LIFE
+
+
+INVITATION_LIFE = timedelta(days=7)
+
+
+class InvitationQuerySet(models.QuerySet):
+    def open_for(self, group):
+        """The group's links that may still be used: not revoked, not expired, not used up."""
+        links = self.filter(group=group, revoked_at__isnull=True, expires_at__gt=timezone.now())
+        return links.filter(
+            models.Q(max_uses__isnull=True) | models.Q(uses__lt=models.F("max_uses"))
+        )
+
+
+class Invitation(models.Model):
+    """A link to join a group, until it is revoked, expires or is used up."""
+
+    group = models.ForeignKey(Group, on_delete=models.CASCADE, related_name="invitations")
+    token = models.CharField(max_length=64, unique=True, default=new_token)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(default=timezone.now)
+    expires_at = models.DateTimeField(default=in_a_week)
+    max_uses = models.PositiveIntegerField(null=True, blank=True)
+    uses = models.PositiveIntegerField(default=0)
+    revoked_at = models.DateTimeField(null=True, blank=True)
+
+    objects = InvitationQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["-created_at", "-pk"]
+
+    def __str__(self):
+        return f"Invitation to {self.group}"
+
+    def get_absolute_url(self):
+        return reverse("invitation", args=[self.token])
+
+    def problem(self) -> str | None:
+        """Why this link can no longer be used, or None while it can."""
+        if self.revoked_at:
+            return "This invitation was revoked by the group's owner."
+        if self.expires_at <= timezone.now():
+            return "This invitation has expired."
+        if self.max_uses is not None and self.uses >= self.max_uses:
+            return "This invitation has been used as many times as it allowed."
+        return None
+
+    def accept(self, user) -> tuple[Membership, bool]:
+        """Join `user` to the group; True when they were not a member before. A member opening
+        the link again uses nothing. Raises Refused when the link can no longer be used."""
+        with transaction.atomic():
+            link = Invitation.objects.select_for_update().get(pk=self.pk)
+            existing = Membership.objects.filter(user=user, group_id=link.group_id).first()
+            if existing:
+                return existing, False
+            problem = link.problem()
+            if problem:
+                raise Refused(problem)
+            link.uses += 1
+            link.save(update_fields=["uses"])
+            self.uses = link.uses
+            return Membership.objects.create(user=user, group_id=link.group_id), True
 
 
 # Colours that stay apart for colour-blind eyes (Okabe-Ito, then Tol's muted), one per player.
@@ -188,6 +297,9 @@ class Game(models.Model):
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL
     )
     finished_at = models.DateTimeField(null=True, blank=True)
+    # Counts the game's changes (a hand saved, the game finished or reopened): phones following
+    # the table live compare it with the one they showed, one cheap query per poll.
+    version = models.PositiveIntegerField(default=1)
 
     objects = GameQuerySet.as_manager()
 
@@ -269,6 +381,11 @@ class Game(models.Model):
             return None
         return self.rounds.filter(completed_at__isnull=True).select_related("dealer").first()
 
+    def changed(self) -> None:
+        """Count a change of the game, inside the transaction that makes it: a phone that
+        sees the new version then reads what was committed with it."""
+        Game.objects.filter(pk=self.pk).update(version=F("version") + 1)
+
     def _lock(self) -> "Game":
         """Lock the game's rounds, then the game: the same order as a save, which locks its
         round and may then finish the game, so the two never wait on each other."""
@@ -285,6 +402,7 @@ class Game(models.Model):
                 return
             game.finished_at = self.finished_at = timezone.now()
             game.save(update_fields=["finished_at"])
+            game.changed()
 
     def reopen(self) -> None:
         """Take a finished game back into play; its next round opens if it has none open."""
@@ -295,6 +413,7 @@ class Game(models.Model):
                 return
             game.finished_at = self.finished_at = None
             game.save(update_fields=["finished_at"])
+            game.changed()
             last = game.rounds.order_by("-number").first()
             if last is None:
                 Round.objects.create(game=game, number=1, dealer=game.seats.first())
@@ -319,6 +438,42 @@ class Seat(models.Model):
 
     def __str__(self):
         return f"{self.player} (seat {self.position + 1})"
+
+
+GUEST_LIFE = timedelta(hours=12)
+
+
+class GuestPass(models.Model):
+    """A link that lets a phone without an account enter hands in one game, for 12 hours or
+    until the game is finished."""
+
+    game = models.ForeignKey("Game", on_delete=models.CASCADE, related_name="guest_passes")
+    token = models.CharField(max_length=64, unique=True, default=new_token)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["-created_at", "-pk"]
+
+    def __str__(self):
+        return f"Guest pass to game {self.game_id}"
+
+    def get_absolute_url(self):
+        return reverse("guest_join", args=[self.game_id, self.token])
+
+    @property
+    def expires_at(self):
+        return self.created_at + GUEST_LIFE
+
+    def problem(self) -> str | None:
+        """Why this pass no longer lets anyone in, or None while it does."""
+        if self.game.finished_at:
+            return "This game is finished, so guests can no longer enter hands in it."
+        if self.expires_at <= timezone.now():
+            return "This guest link has expired: guest links last 12 hours."
+        return None
 
 
 class Conflict(Exception):
@@ -456,6 +611,7 @@ class Round(models.Model):
             hand.refresh_from_db()
             HandChange.record(hand, user, name, old_summary, old_points, before)
             round_.update_completion()
+            game.changed()
         self.completed_at = round_.completed_at
         return hand, scored
 
@@ -515,6 +671,7 @@ class Round(models.Model):
             )  # fmt: skip
             round_.forget_unplayed_next()
             round_.update_completion()
+            round_.game.changed()
         self.completed_at = round_.completed_at
         return undo
 

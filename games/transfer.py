@@ -2,15 +2,12 @@
 
 import csv
 import io
-from datetime import date, datetime
+from datetime import datetime
 
 from django.db import transaction
 from django.db.models import Prefetch
-from django.utils.dateparse import parse_datetime
 
-from games.engine import games as engine
-from games.engine.cards import CardError, parse_card, parse_hand
-
+from .import_schema import ImportProblem, read_export
 from .models import (
     Game,
     GameNight,
@@ -130,10 +127,32 @@ def _hand(hand, index):
     }
 
 
+# A spreadsheet reads a cell that begins with one of these as a formula (OWASP, "CSV injection").
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def spreadsheet_cell(value):
+    """A CSV cell a spreadsheet shows as written: numbers stay numbers, and text that would be
+    read as a formula gets a leading apostrophe, which spreadsheets show as text."""
+    if isinstance(value, str) and value.startswith(FORMULA_STARTS):
+        return "'" + value
+    return value
+
+
+class _SpreadsheetWriter:
+    """csv.writer whose text cells are made safe to open in a spreadsheet."""
+
+    def __init__(self, out):
+        self._writer = csv.writer(out)
+
+    def writerow(self, row):
+        self._writer.writerow([spreadsheet_cell(value) for value in row])
+
+
 def export_csv(group, night=None) -> str:
     """One row per hand: the night, the game, the round, the player, the cards and points."""
     out = io.StringIO()
-    writer = csv.writer(out)
+    writer = _SpreadsheetWriter(out)
     writer.writerow(CSV_COLUMNS)
     for n in _nights(group, night):
         for game in n.games.all():
@@ -149,281 +168,66 @@ def export_csv(group, night=None) -> str:
     return out.getvalue()
 
 
-class ImportProblem(Exception):
-    """The file cannot be imported; `problems` says where and why."""
-
-    def __init__(self, problems):
-        super().__init__("; ".join(problems))
-        self.problems = problems
-
-
-class _Checker:
-    """Reads the whole document, collecting every problem with where it is."""
-
-    def __init__(self):
-        self.problems = []
-
-    def fail(self, where, message):
-        if len(self.problems) < 20:
-            self.problems.append(f"{where}: {message}")
-
-    def need(self, data, key, kind, where, *, optional=False):
-        if not isinstance(data, dict):
-            self.fail(where, "should be an object")
-            return None
-        if key not in data:
-            if not optional:
-                self.fail(f"{where}.{key}", "is missing")
-            return None
-        value = data[key]
-        if value is None and optional:
-            return None
-        ok = isinstance(value, kind) and not (kind is int and isinstance(value, bool))
-        if not ok:
-            names = {str: "text", int: "a whole number", list: "a list", dict: "an object",
-                     bool: "true or false"}  # fmt: skip
-            self.fail(f"{where}.{key}", f"should be {names.get(kind, kind.__name__)}")
-            return None
-        return value
-
-    def moment(self, data, key, where, optional=True):
-        text = self.need(data, key, str, where, optional=optional)
-        if text is None:
-            return None
-        value = parse_datetime(text)
-        if value is None:
-            self.fail(f"{where}.{key}", f"{text!r} is not a date and time")
-        return value
-
-
-def read_import(data) -> list:
-    """Check a whole export document; return it as plain values to create, or raise
-    ImportProblem naming every problem found (nothing is written)."""
-    check = _Checker()
-    if not isinstance(data, dict):
-        raise ImportProblem(["the file should hold one JSON object (an export of this app)"])
-    if data.get("format") != FORMAT or data.get("version") != VERSION:
-        raise ImportProblem(["this is not an export of this app (format scorekeeper, version 1)"])
-    players = check.need(data, "players", list, "file") or []
-    names = {}
-    for i, entry in enumerate(players):
-        where = f"players[{i}]"
-        name = check.need(entry, "name", str, where)
-        if name is not None:
-            if not 1 <= len(name.strip()) <= 40:
-                check.fail(f"{where}.name", "should have 1 to 40 characters")
-            elif name.lower() in names:
-                check.fail(f"{where}.name", f"{name} is listed twice")
-            else:
-                names[name.lower()] = name
-        check.need(entry, "colour_index", int, where, optional=True)
-        check.moment(entry, "created_at", where)
-    nights = check.need(data, "nights", list, "file") or []
-    for i, night in enumerate(nights):
-        where = f"nights[{i}]"
-        text = check.need(night, "date", str, where)
-        if text is not None:
-            try:
-                date.fromisoformat(text)
-            except ValueError:
-                check.fail(f"{where}.date", f"{text!r} is not a date (YYYY-MM-DD)")
-        check.moment(night, "created_at", where)
-        for j, game in enumerate(check.need(night, "games", list, where) or []):
-            _check_game(check, game, f"{where}.games[{j}]", names)
-    if check.problems:
-        raise ImportProblem(check.problems)
-    return data
-
-
-def _check_game(check, game, where, names):
-    kind = check.need(game, "kind", str, where)
-    if kind is not None and kind not in engine.KINDS:
-        check.fail(f"{where}.kind", f"{kind!r} is not a game of this app")
-        return
-    definition = engine.KINDS.get(kind)
-    rules = check.need(game, "rules", dict, where)
-    engine_rules = None
-    if rules is not None and definition:
-        try:
-            engine_rules = definition.rules_from(rules)
-        except CardError as error:
-            check.fail(f"{where}.rules", str(error))
-    check.moment(game, "created_at", where)
-    check.moment(game, "finished_at", where)
-    seats = check.need(game, "seats", list, where) or []
-    if len(seats) < 2:
-        check.fail(f"{where}.seats", "a game needs at least two players")
-    for k, name in enumerate(seats):
-        if not isinstance(name, str) or name.lower() not in names:
-            check.fail(f"{where}.seats[{k}]", f"{name!r} is not among the file's players")
-    if len({str(s).lower() for s in seats}) != len(seats):
-        check.fail(f"{where}.seats", "a player sits twice")
-    numbers = set()
-    for k, round_ in enumerate(check.need(game, "rounds", list, where) or []):
-        rwhere = f"{where}.rounds[{k}]"
-        number = check.need(round_, "number", int, rwhere)
-        if number is not None:
-            if number < 1 or (definition and definition.rounds and number > definition.rounds):
-                check.fail(f"{rwhere}.number", f"there is no round {number} in this game")
-            if number in numbers:
-                check.fail(f"{rwhere}.number", f"round {number} appears twice")
-            numbers.add(number)
-        dealer = check.need(round_, "dealer", int, rwhere)
-        if dealer is not None and not 0 <= dealer < len(seats):
-            check.fail(f"{rwhere}.dealer", "is not one of the game's seats")
-        check.moment(round_, "completed_at", rwhere)
-        taken = set()
-        for m, hand in enumerate(check.need(round_, "hands", list, rwhere) or []):
-            _check_hand(
-                check, hand, f"{rwhere}.hands[{m}]", len(seats), taken, definition, engine_rules
-            )
-        removed = check.need(round_, "removed_hand_changes", list, rwhere, optional=True) or []
-        for m, change in enumerate(removed):
-            cwhere = f"{rwhere}.removed_hand_changes[{m}]"
-            seat = check.need(change, "seat", int, cwhere)
-            if seat is not None and not 0 <= seat < len(seats):
-                check.fail(f"{cwhere}.seat", "is not one of the game's seats")
-            _check_change(check, change, cwhere)
-
-
-def _check_hand(check, hand, where, seat_count, taken, definition, rules):
-    seat = check.need(hand, "seat", int, where)
-    if seat is not None:
-        if not 0 <= seat < seat_count:
-            check.fail(f"{where}.seat", "is not one of the game's seats")
-        if seat in taken:
-            check.fail(f"{where}.seat", "has two hands in one round")
-        taken.add(seat)
-    outcome = check.need(hand, "outcome", str, where)
-    if outcome is not None and outcome not in dict(Hand.OUTCOMES):
-        check.fail(f"{where}.outcome", f"{outcome!r} is not a way a hand ends")
-    cards = check.need(hand, "cards", str, where)
-    if cards is not None:
-        try:
-            parsed = parse_hand(cards)
-            if rules is not None:
-                definition.check_cards(parsed, rules)
-        except CardError as error:
-            check.fail(f"{where}.cards", str(error))
-    check.need(hand, "entered_points", int, where, optional=True)
-    points = check.need(hand, "points", int, where)
-    if points is not None and points < 0:
-        check.fail(f"{where}.points", "cannot be negative")
-    melds = check.need(hand, "melds", list, where)
-    for meld in melds or []:
-        if not isinstance(meld, list):
-            check.fail(f"{where}.melds", "should be lists of cards")
-            break
-        try:
-            for card in meld:
-                parse_card(card)
-        except (CardError, AttributeError):
-            check.fail(f"{where}.melds", f"{meld!r} holds something that is not a card")
-            break
-    check.need(hand, "all_pure", bool, where)
-    version = check.need(hand, "version", int, where)
-    if version is not None and version < 1:
-        check.fail(f"{where}.version", "should be 1 or more")
-    check.moment(hand, "updated_at", where)
-    for n, change in enumerate(check.need(hand, "changes", list, where) or []):
-        _check_change(check, change, f"{where}.changes[{n}]")
-
-
-def _check_change(check, change, cwhere):
-    check.need(change, "by", str, cwhere)
-    check.moment(change, "at", cwhere, optional=False)
-    check.need(change, "old_summary", str, cwhere)
-    check.need(change, "new_summary", str, cwhere)
-    check.need(change, "old_points", int, cwhere, optional=True)
-    check.need(change, "new_points", int, cwhere)
-    # What an undo restores (exports from before undo existed have none).
-    for key in ("before", "after"):
-        state = change.get(key) if isinstance(change, dict) else None
-        if state is None or state == {}:
-            continue
-        if not isinstance(state, dict):
-            check.fail(f"{cwhere}.{key}", "should be an object")
-            continue
-        outcome = check.need(state, "outcome", str, f"{cwhere}.{key}")
-        if outcome is not None and outcome not in dict(Hand.OUTCOMES):
-            check.fail(f"{cwhere}.{key}.outcome", f"{outcome!r} is not a way a hand ends")
-        cards = check.need(state, "cards", str, f"{cwhere}.{key}")
-        if cards is not None:
-            try:
-                parse_hand(cards)
-            except CardError as error:
-                check.fail(f"{cwhere}.{key}.cards", str(error))
-        check.need(state, "entered_points", int, f"{cwhere}.{key}", optional=True)
-    if isinstance(change, dict):
-        check.need(change, "undo", bool, cwhere, optional=True)
-        check.moment(change, "undone_at", cwhere)
-
-
-def _at(text, default=None):
-    return parse_datetime(text) if text else default
-
-
 @transaction.atomic
-def import_json(group, data) -> dict:
-    """Rebuild an export in an empty group. Checks everything first; raises ImportProblem."""
+def import_json(group, raw: bytes) -> dict:
+    """Rebuild an export in an empty group, whole or not at all: the file is read through the
+    schema first (ImportProblem names the first problems and where), then written in one
+    transaction."""
     if group.players.exists() or group.nights.exists():
         raise ImportProblem(["this group already has players or games: import into an empty one"])
-    read_import(data)
+    export = read_export(raw)
     now = datetime.now().astimezone()
     created = Player.objects.bulk_create(
         Player(
             group=group,
-            name=entry["name"].strip(),
-            colour_index=entry.get("colour_index") or 0,
-            created_at=_at(entry.get("created_at"), now),
-        )
-        for entry in data["players"]
+            name=entry.name,
+            colour_index=entry.colour_index or 0,
+            created_at=entry.created_at or now,
+        )  # fmt: skip
+        for entry in export.players
     )
     players = {player.name.lower(): player for player in created}
     counts = {"nights": 0, "games": 0, "hands": 0}
-    for entry in data["nights"]:
-        night = GameNight.objects.create(group=group, date=date.fromisoformat(entry["date"]),
-                                         created_at=_at(entry.get("created_at"), now))  # fmt: skip
+    for entry in export.nights:
+        night = GameNight.objects.create(group=group, date=entry.date,
+                                         created_at=entry.created_at or now)  # fmt: skip
         counts["nights"] += 1
-        for g in entry["games"]:
+        for g in entry.games:
             game = Game.objects.start(
-                group=group, kind=g["kind"], rules=g["rules"], night=night,
-                players=[players[name.lower()] for name in g["seats"]],
-                created_at=_at(g.get("created_at"), now), first_round=False,
+                group=group, kind=g.kind, rules=g.rules, night=night,
+                players=[players[name.lower()] for name in g.seats],
+                created_at=g.created_at or now, first_round=False,
             )  # fmt: skip
-            if g.get("finished_at"):
-                game.finished_at = _at(g["finished_at"])
+            if g.finished_at:
+                game.finished_at = g.finished_at
                 game.save(update_fields=["finished_at"])
             counts["games"] += 1
             seats = list(game.seats.order_by("position"))
-            for r in g["rounds"]:
+            for r in g.rounds:
                 round_ = Round.objects.create(
-                    game=game, number=r["number"], dealer=seats[r["dealer"]],
-                    completed_at=_at(r.get("completed_at")),
-                )  # fmt: skip
-                for h in r["hands"]:
+                    game=game, number=r.number, dealer=seats[r.dealer], completed_at=r.completed_at
+                )
+                for h in r.hands:
                     hand = Hand.objects.create(
-                        round=round_, seat=seats[h["seat"]], outcome=h["outcome"],
-                        cards=h["cards"], entered_points=h.get("entered_points"),
-                        points=h["points"], melds=h["melds"], all_pure=h["all_pure"],
-                        version=h["version"], updated_at=_at(h.get("updated_at"), now),
+                        round=round_, seat=seats[h.seat], outcome=h.outcome, cards=h.cards,
+                        entered_points=h.entered_points, points=h.points,
+                        melds=[list(meld) for meld in h.melds], all_pure=h.all_pure,
+                        version=h.version, updated_at=h.updated_at or now,
                     )  # fmt: skip
                     counts["hands"] += 1
                     HandChange.objects.bulk_create(
-                        _imported_change(c, round_, hand.seat, hand) for c in h["changes"]
+                        _imported_change(c, round_, hand.seat, hand) for c in h.changes
                     )
                 HandChange.objects.bulk_create(
-                    _imported_change(c, round_, seats[c["seat"]], None)
-                    for c in r.get("removed_hand_changes") or []
+                    _imported_change(c, round_, seats[c.seat], None) for c in r.removed_hand_changes
                 )
     return counts
 
 
 def _imported_change(c, round_, seat, hand) -> HandChange:
     return HandChange(
-        hand=hand, round=round_, seat=seat, changed_by_name=c["by"], changed_at=_at(c["at"]),
-        old_summary=c["old_summary"], new_summary=c["new_summary"],
-        old_points=c.get("old_points"), new_points=c["new_points"],
-        before=c.get("before"), after=c.get("after"), undo=bool(c.get("undo")),
-        undone_at=_at(c.get("undone_at")),
+        hand=hand, round=round_, seat=seat, changed_by_name=c.by, changed_at=c.at,
+        old_summary=c.old_summary, new_summary=c.new_summary,
+        old_points=c.old_points, new_points=c.new_points,
+        before=c.before, after=c.after, undo=c.undo, undone_at=c.undone_at,
     )  # fmt: skip

@@ -1,7 +1,8 @@
 from django.contrib.auth import views as auth_views
-from django.urls import path
+from django.urls import path, reverse_lazy
 
-from . import pwa, views
+from . import group_views, guest_views, live, pwa, views
+from .forms import ChangePasswordForm
 
 urlpatterns = [
     path("", views.home, name="home"),
@@ -11,24 +12,62 @@ urlpatterns = [
     path("signup/", views.signup, name="signup"),
     path("login/", auth_views.LoginView.as_view(redirect_authenticated_user=True), name="login"),
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
+    path(
+        "account/password/",
+        auth_views.PasswordChangeView.as_view(
+            form_class=ChangePasswordForm, success_url=reverse_lazy("password_change_done")
+        ),
+        name="password_change",
+    ),
+    path(
+        "account/password/done/",
+        auth_views.PasswordChangeDoneView.as_view(),
+        name="password_change_done",
+    ),
     path("players/", views.players, name="players"),
     path("games/new/", views.new_game, name="new_game"),
     path("games/<int:game_id>/", views.game, name="game"),
+    path("games/<int:game_id>/live/", live.game_live, name="game_live"),
     path("games/<int:game_id>/finish/", views.finish_game, name="finish_game"),
     path("games/<int:game_id>/reopen/", views.reopen_game, name="reopen_game"),
     path("games/<int:game_id>/rounds/<int:number>/", views.round_page, name="round"),
     path("games/<int:game_id>/rounds/<int:number>/undo/", views.undo_save, name="undo_save"),
+    path("games/<int:game_id>/rounds/<int:number>/live/", live.round_live, name="round_live"),
     path(
         "games/<int:game_id>/rounds/<int:number>/seats/<int:seat_id>/",
         views.hand_entry,
         name="hand_entry",
     ),
+    path("games/<int:game_id>/guests/", guest_views.new_guest_pass, name="new_guest_pass"),
+    path("games/<int:game_id>/guests/<int:pass_id>/", guest_views.guest_pass, name="guest_pass"),
+    path("games/<int:game_id>/guest/<str:token>/", guest_views.guest_join, name="guest_join"),
     path("nights/", views.nights_page, name="nights"),
     path("nights/<int:night_id>/", views.night, name="night"),
+    path("nights/<int:night_id>/live/", live.night_live, name="night_live"),
     path("nights/<int:night_id>/export.<str:file_format>", views.export_data, name="export_night"),
     path("players/<int:player_id>/", views.player_page, name="player"),
     path("group/", views.leaderboard_page, name="leaderboard"),
     path("group/time-zone/", views.group_time_zone, name="group_time_zone"),
     path("group/export.<str:file_format>", views.export_data, name="export_group"),
     path("group/import/", views.import_data, name="import"),
+    path("group/members/", group_views.members, name="members"),
+    path("group/switch/", group_views.switch, name="switch_group"),
+    path("group/rename/", group_views.rename, name="rename_group"),
+    path("group/leave/", group_views.leave, name="leave_group"),
+    path("group/invitations/new/", group_views.new_invitation, name="new_invitation"),
+    path(
+        "group/invitations/<int:invitation_id>/",
+        group_views.share_invitation,
+        name="share_invitation",
+    ),  # fmt: skip
+    path(
+        "group/invitations/<int:invitation_id>/revoke/",
+        group_views.revoke_invitation,
+        name="revoke_invitation",
+    ),  # fmt: skip
+    path("invite/<str:token>/", group_views.invitation, name="invitation"),
+    path("group/members/<int:membership_id>/owner/", group_views.make_owner, name="make_owner"),
+    path(
+        "group/members/<int:membership_id>/remove/", group_views.remove_member, name="remove_member"
+    ),  # fmt: skip
 ]

@@ -6,13 +6,15 @@ from django.db import transaction
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.defaultfilters import pluralize
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from games.engine import games as engine
 
-from .access import TableRequest, member_required
+from .access import TableRequest, game_access, member_required
 from .forms import HandForm, NewGameForm, NightForm, PlayerForm, SignupForm, TimeZoneForm
-from .models import Conflict, Game, GameNight, Group, HandChange, Membership, Player, Refused
+from .live import game_etag, night_etag, round_etag
+from .models import Conflict, Game, GameNight, Group, HandChange, Player, Refused
 from .panels import HandPanel
 from .score_table import score_table
 
@@ -34,18 +36,23 @@ def home(request: TableRequest):
 
 @require_http_methods(["GET", "HEAD", "POST"])
 def signup(request: TableRequest):
+    # An invitation sends here with ?next= so the new login comes back to join.
+    next_url = request.POST.get("next") or request.GET.get("next") or ""
+    if not url_has_allowed_host_and_scheme(next_url, {request.get_host()}, request.is_secure()):
+        next_url = ""
     if request.user.is_authenticated:
-        return redirect("home")
+        return redirect(next_url or "home")
     form = SignupForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         with transaction.atomic():
             user = form.save()
-            group = Group.objects.create(name=f"{user.username}'s table")
-            Membership.objects.create(user=user, group=group)
+            Group.found(user, f"{user.username}'s table")
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+        if next_url:
+            return redirect(next_url)
         messages.success(request, "Welcome! Start your first game: list the players as they sit.")
         return redirect("new_game")
-    return render(request, "registration/signup.html", {"form": form})
+    return render(request, "registration/signup.html", {"form": form, "next": next_url})
 
 
 @member_required
@@ -83,16 +90,23 @@ def _int(text) -> int | None:
 
 
 def _game_for(request: TableRequest, game_id) -> Game:
-    return get_object_or_404(Game.objects.select_related("night"), pk=game_id, group=request.group)
+    games = Game.objects.select_related("night")
+    if request.as_guest:
+        return get_object_or_404(games, pk=request.guest.game_id)
+    return get_object_or_404(games, pk=game_id, group=request.group)
 
 
-@member_required
+@game_access
 @require_safe
 def game(request: TableRequest, game_id):
     game = _game_for(request, game_id)
-    context = {"game": game, "kind": game.kind_def, "current": game.current_round(),
-               "table": score_table(game)}  # fmt: skip
+    context = _game_context(game) | {"live_etag": game_etag(request, game)}
     return render(request, "games/game.html", context)
+
+
+def _game_context(game):
+    return {"game": game, "kind": game.kind_def, "current": game.current_round(),
+            "table": score_table(game)}  # fmt: skip
 
 
 def _round_for(request: TableRequest, game_id, number):
@@ -127,16 +141,22 @@ def _round_context(game, round_, panels=None):
     }
 
 
-@member_required
+@game_access
 @require_safe
 def round_page(request: TableRequest, game_id, number):
     game, round_ = _round_for(request, game_id, number)
     # htmx asks for the round's summary again after each save.
     template = "games/round.html#round-status" if request.htmx else "games/round.html"
-    return render(request, template, _round_context(game, round_))
+    context = _round_context(game, round_) | {"live_etag": round_etag(request, game, number)}
+    # "I'm entering for": a phone picks the one seat whose hand it enters; that panel opens.
+    entering_for = _int(request.GET.get("seat"))
+    if any(panel.seat.pk == entering_for for panel in context["panels"]):
+        context["entering_for"] = entering_for
+        context["panels"].sort(key=lambda panel: panel.seat.pk != entering_for)
+    return render(request, template, context)
 
 
-@member_required
+@game_access
 @require_POST
 def hand_entry(request: TableRequest, game_id, number, seat_id):
     game, round_ = _round_for(request, game_id, number)
@@ -149,7 +169,10 @@ def hand_entry(request: TableRequest, game_id, number, seat_id):
         panel = HandPanel.entering(round_, seat, hand, entry, error=form.problem())
         return _answer_hand(request, game, round_, panel, status=422 if form.saving else 200)
     try:
-        saved, _ = round_.save_hand(seat, entry, request.user)
+        if request.as_guest:
+            saved, _ = round_.save_hand(seat, entry, by_name=request.guest.name)
+        else:
+            saved, _ = round_.save_hand(seat, entry, request.user)
     except Conflict as conflict:
         panel = HandPanel.entering(
             round_,
@@ -182,14 +205,18 @@ def _answer_hand(request: TableRequest, game, round_, panel, status=200, refresh
     return render(request, "games/round.html", context, status=status)
 
 
-@member_required
+@game_access
 @require_POST
 def undo_save(request: TableRequest, game_id, number):
     """Take back the round's last save (the one the page offered, if another came since the
-    undo is refused and the page shows the new last save)."""
+    undo is refused and the page shows the new last save). The game's guest may too."""
     game, round_ = _round_for(request, game_id, number)
+    expected = _int(request.POST.get("change"))
     try:
-        undo = round_.undo_last(request.user, expected=_int(request.POST.get("change")))
+        if request.as_guest:
+            undo = round_.undo_last(expected=expected, by_name=request.guest.name)
+        else:
+            undo = round_.undo_last(request.user, expected=expected)
     except Refused as refusal:
         messages.error(request, f"Nothing was undone: {refusal}.")
         return redirect(round_)
@@ -232,8 +259,6 @@ def reopen_game(request: TableRequest, game_id):
 @member_required
 @require_http_methods(["GET", "HEAD", "POST"])
 def night(request: TableRequest, night_id):
-    from .charts import line_chart
-
     night = get_object_or_404(GameNight, pk=night_id, group=request.group)
     form = NightForm(request.POST or None, initial={"date": night.date})
     if request.method == "POST" and form.is_valid():
@@ -241,6 +266,16 @@ def night(request: TableRequest, night_id):
         night.save(update_fields=["date"])
         messages.success(request, "Date changed.")
         return redirect(night)
+    games = _night_games(night)
+    etag = night_etag(request, night, len(games), sum(item["game"].version for item in games))
+    return render(request, "games/night.html", {"night": night, "form": form, "games": games,
+                                                "live_etag": etag})  # fmt: skip
+
+
+def _night_games(night):
+    """Each game of the night with its score table and chart of running totals."""
+    from .charts import line_chart
+
     games = []
     for game in night.games.order_by("created_at"):
         table = score_table(game)
@@ -251,7 +286,7 @@ def night(request: TableRequest, night_id):
             f"Running totals, {game.kind_def.name}",
         ) if table.rows else None  # fmt: skip
         games.append({"game": game, "kind": game.kind_def, "chart": chart, "table": table})
-    return render(request, "games/night.html", {"night": night, "form": form, "games": games})
+    return games
 
 
 # ---------------------------------------------------------------- looking back
@@ -391,8 +426,6 @@ def export_data(request: TableRequest, file_format, night_id=None):
 @member_required
 @require_http_methods(["GET", "HEAD", "POST"])
 def import_data(request: TableRequest):
-    import json
-
     from .forms import ImportForm
     from .transfer import ImportProblem, import_json
 
@@ -400,19 +433,13 @@ def import_data(request: TableRequest):
     form = ImportForm(request.POST or None, request.FILES or None)
     problems = []
     if request.method == "POST" and form.is_valid():
-        upload = form.cleaned_data["file"]
         try:
-            data = json.loads(upload.read().decode("utf-8"))
-        except (UnicodeDecodeError, ValueError, RecursionError) as error:
-            problems = [f"the file is not JSON: {error}"]
+            counts = import_json(group, form.cleaned_data["file"].read())
+        except ImportProblem as problem:
+            problems = problem.problems
         else:
-            try:
-                counts = import_json(group, data)
-            except ImportProblem as problem:
-                problems = problem.problems
-            else:
-                messages.success(request, "Imported " + _counted(counts) + ".")
-                return redirect("nights")
+            messages.success(request, "Imported " + _counted(counts) + ".")
+            return redirect("nights")
     empty = not (group.players.exists() or group.nights.exists())
     return render(request, "games/import.html", {"form": form, "problems": problems,
                                                  "empty": empty})  # fmt: skip

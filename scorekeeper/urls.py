@@ -5,3 +5,5 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("", include("games.urls")),
 ]
+
+handler500 = "games.errors.server_error"

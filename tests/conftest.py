@@ -2,6 +2,7 @@ import os
 from pathlib import Path
 
 import pytest
+from django.db import connection
 
 # Tests that touch the database are marked so CI can run them again on PostgreSQL.
 DATABASE_FIXTURES = {
@@ -85,7 +86,7 @@ def make_member(django_user_model):
     def make(username="ann"):
         user = django_user_model.objects.create_user(username=username, password=PASSWORD)
         group = Group.objects.create(name=f"{username}'s table")
-        Membership.objects.create(user=user, group=group)
+        Membership.objects.create(user=user, group=group, role=Membership.OWNER)
         return user
 
     return make
@@ -109,7 +110,11 @@ def make_game():
 
     def make(user, kind="three-thirteen", names=("Ann", "Bob", "Cid"), **rules):
         return Game.objects.start(
-            group=user.membership.group, kind=kind, players=list(names), rules=rules, user=user
+            group=user.memberships.first().group,
+            kind=kind,
+            players=list(names),
+            rules=rules,
+            user=user,
         )
 
     return make
@@ -117,3 +122,30 @@ def make_game():
 
 def hand_url(game, number, seat):
     return f"/games/{game.pk}/rounds/{number}/seats/{seat.pk}/"
+
+
+@pytest.fixture
+def database_switch():
+    """Cuts the way to the database (a file in a folder that does not exist, or a closed port)
+    and restores it; every thread's connection reads these settings when it next connects."""
+    settings = connection.settings_dict
+    saved = dict(settings)
+    # Each request connects afresh, as after a restart of the database server.
+    settings["CONN_MAX_AGE"] = 0
+
+    class Switch:
+        def cut(self):
+            connection.close()
+            if connection.vendor == "sqlite":
+                settings["NAME"] = "/nonexistent-folder/scores.sqlite3"
+            else:
+                settings.update(HOST="127.0.0.1", PORT="1")
+
+        def restore(self):
+            connection.close()
+            settings.clear()
+            settings.update(saved)
+
+    switch = Switch()
+    yield switch
+    switch.restore()

@@ -2,7 +2,7 @@
 
 from django.urls import get_resolver
 
-from games.models import Game
+from games.models import Game, GuestPass, Invitation
 
 
 def url_names() -> set[str]:
@@ -26,6 +26,9 @@ def site_urls(game: Game) -> dict[str, str]:
     seat = game.seats.select_related("player").first()
     round_ = game.rounds.order_by("number").first()
     number = round_.number if round_ else 1
+    membership = game.group.memberships.order_by("pk").first()
+    invitation = game.group.invitations.first() or Invitation.objects.create(group=game.group)
+    guest_pass = game.guest_passes.first() or GuestPass.objects.create(game=game)
     return {
         "home": "/",
         "manifest": "/manifest.webmanifest",
@@ -34,20 +37,38 @@ def site_urls(game: Game) -> dict[str, str]:
         "signup": "/signup/",
         "login": "/login/",
         "logout": "/logout/",
+        "password_change": "/account/password/",
+        "password_change_done": "/account/password/done/",
         "players": "/players/",
         "new_game": "/games/new/",
         "game": f"/games/{game.pk}/",
+        "game_live": f"/games/{game.pk}/live/",
         "finish_game": f"/games/{game.pk}/finish/",
         "reopen_game": f"/games/{game.pk}/reopen/",
         "round": f"/games/{game.pk}/rounds/{number}/",
+        "round_live": f"/games/{game.pk}/rounds/{number}/live/",
         "hand_entry": f"/games/{game.pk}/rounds/{number}/seats/{seat.pk}/",
         "undo_save": f"/games/{game.pk}/rounds/{number}/undo/",
         "nights": "/nights/",
         "night": f"/nights/{game.night_id}/",
+        "night_live": f"/nights/{game.night_id}/live/",
         "export_night": f"/nights/{game.night_id}/export.csv",
         "player": f"/players/{seat.player_id}/",
         "leaderboard": "/group/",
         "group_time_zone": "/group/time-zone/",
         "export_group": "/group/export.json",
         "import": "/group/import/",
+        "members": "/group/members/",
+        "switch_group": "/group/switch/",
+        "rename_group": "/group/rename/",
+        "leave_group": "/group/leave/",
+        "make_owner": f"/group/members/{membership.pk}/owner/",
+        "remove_member": f"/group/members/{membership.pk}/remove/",
+        "new_invitation": "/group/invitations/new/",
+        "share_invitation": f"/group/invitations/{invitation.pk}/",
+        "revoke_invitation": f"/group/invitations/{invitation.pk}/revoke/",
+        "invitation": f"/invite/{invitation.token}/",
+        "new_guest_pass": f"/games/{game.pk}/guests/",
+        "guest_pass": f"/games/{game.pk}/guests/{guest_pass.pk}/",
+        "guest_join": f"/games/{game.pk}/guest/{guest_pass.token}/",
     }

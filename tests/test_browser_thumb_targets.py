@@ -22,7 +22,10 @@ TAPPABLE = ", ".join([
 ])  # fmt: skip
 # Pages that only answer a POST or send a file: no page to look at.
 NOT_PAGES = {"logout", "reopen_game", "hand_entry", "undo_save", "group_time_zone",
-             "export_night", "export_group", "manifest", "service_worker"}  # fmt: skip
+             "export_night", "export_group", "manifest", "service_worker", "game_live",
+             "round_live", "night_live", "switch_group", "rename_group", "make_owner",
+             "remove_member", "leave_group", "new_invitation", "revoke_invitation",
+             "new_guest_pass"}  # fmt: skip
 PUBLIC = {"home", "login", "signup", "offline"}
 
 SMALL_TARGETS = """(selector) => {

@@ -40,8 +40,36 @@ def test_names_that_differ_only_in_case_stop_the_migration_and_are_named(at_0002
     ]
 
 
+@pytest.fixture
+def at_0004(transactional_db):
+    apps = migrate([("games", "0004_game_version")])
+    yield apps
+    migrate(MigrationExecutor(connection).loader.graph.leaf_nodes())
+
+
+def test_each_existing_login_stays_the_owner_of_its_group(at_0004):
+    from django.contrib.auth.models import User
+
+    Group = at_0004.get_model("games", "Group")
+    Membership = at_0004.get_model("games", "Membership")
+    Player = at_0004.get_model("games", "Player")
+    for name in ("ann", "bob"):
+        user = User.objects.create_user(username=name)
+        group = Group.objects.create(name=f"{name}'s table")
+        Membership.objects.create(user_id=user.pk, group=group)
+        Player.objects.create(group=group, name=name.title())
+    apps = migrate([("games", "0005_groups_with_members")])
+    Membership = apps.get_model("games", "Membership")
+    rows = sorted(Membership.objects.values_list("user__username", "group__name", "role"))
+    assert rows == [("ann", "ann's table", "owner"), ("bob", "bob's table", "owner")]
+    Player = apps.get_model("games", "Player")
+    assert sorted(Player.objects.values_list("group__name", "name")) == [
+        ("ann's table", "Ann"), ("bob's table", "Bob"),
+    ]  # fmt: skip
+
+
 def test_changes_learn_their_round_and_seat_and_are_not_undoable(transactional_db):
-    apps = migrate([("games", "0004_group_time_zone")])
+    apps = migrate([("games", "0008_group_time_zone")])
     try:
         model = lambda name: apps.get_model("games", name)  # noqa: E731
         group = model("Group").objects.create(name="Table")

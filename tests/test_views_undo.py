@@ -186,6 +186,6 @@ def test_undo_history_survives_export_and_import(signed_in, member, make_game, m
     upload = io.BytesIO(json.dumps(exported).encode())
     upload.name = "history.json"
     assert client.post("/group/import/", {"file": upload}).status_code == 302
-    assert export_json(other.membership.group) == exported
-    imported = other.membership.group.games.get().rounds.get()
+    assert export_json(other.memberships.get().group) == exported
+    imported = other.memberships.get().group.games.get().rounds.get()
     assert imported.undo_last(other).seat.player.name == "Ann"

@@ -61,3 +61,59 @@ document.addEventListener("DOMContentLoaded", () => {
   kinds.forEach((input) => input.addEventListener("change", showOptions));
   showOptions();
 });
+
+// A refused htmx request that htmx does not swap (the database out of reach, 503): show the
+// server's message in the panel that asked, and keep what was entered there.
+document.addEventListener("htmx:responseError", (event) => {
+  const xhr = event.detail.xhr;
+  if (xhr.status !== 503) return;
+  const holder = document.createElement("div");
+  holder.innerHTML = xhr.responseText;
+  const said = holder.querySelector("[data-unreachable]");
+  const text = said ? said.textContent : "Can't reach the scores right now; try again in a moment.";
+  const where = event.detail.elt.closest("[data-messages]") || document.querySelector("main");
+  let line = where.querySelector(":scope > .unreachable, :scope form > .unreachable");
+  if (!line) {
+    line = document.createElement("p");
+    line.className = "field-error unreachable";
+    line.setAttribute("role", "alert");
+    (where.querySelector("form") || where).prepend(line);
+  }
+  line.textContent = text;
+});
+document.addEventListener("htmx:afterRequest", (event) => {
+  if (!event.detail.successful) return;
+  const where = event.detail.elt.closest("[data-messages]");
+  where?.querySelectorAll(".unreachable").forEach((line) => line.remove());
+});
+
+// Invitation and guest links: share with the Web Share API where the phone has it, else copy.
+document.addEventListener("DOMContentLoaded", () => {
+  document.querySelectorAll("[data-share]").forEach((box) => {
+    const field = box.querySelector("[data-share-link]");
+    const said = box.querySelector("[data-copied]");
+    const shareButton = box.querySelector("[data-share-button]");
+    if (navigator.share && shareButton) {
+      shareButton.hidden = false;
+      shareButton.addEventListener("click", () => {
+        navigator.share({ title: field.dataset.shareTitle, url: field.value }).catch(() => {});
+      });
+    }
+    box.querySelector("[data-copy-button]").addEventListener("click", async () => {
+      try {
+        await navigator.clipboard.writeText(field.value);
+        said.textContent = "Copied.";
+      } catch {
+        field.select();
+        said.textContent = document.execCommand("copy") ? "Copied." : "Select the link and copy it.";
+      }
+    });
+  });
+});
+
+// Round page: choosing whose hand this phone enters opens that panel at once.
+document.addEventListener("DOMContentLoaded", () => {
+  document.querySelectorAll("[data-submit-on-change]").forEach((form) => {
+    form.querySelector("select").addEventListener("change", () => form.submit());
+  });
+});

@@ -45,7 +45,7 @@ class Command(BaseCommand):
             Group.objects.filter(name="Demo table").delete()
             user = User.objects.create_user(USERNAME, password=PASSWORD)
             group = Group.objects.create(name="Demo table")
-            Membership.objects.create(user=user, group=group)
+            Membership.objects.create(user=user, group=group, role=Membership.OWNER)
             players = [Player.objects.create(group=group, name=name) for name in NAMES]
             today = timezone.localdate()
             for index in range(nights):

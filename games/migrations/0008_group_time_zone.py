@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('games', '0003_game_kinds_as_data'),
+        ('games', '0007_guest_passes'),
     ]
 
     operations = [

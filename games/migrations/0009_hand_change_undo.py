@@ -15,7 +15,7 @@ def fill_round_and_seat(apps, schema_editor):
 class Migration(migrations.Migration):
 
     dependencies = [
-        ("games", "0004_group_time_zone"),
+        ("games", "0008_group_time_zone"),
     ]
 
     operations = [

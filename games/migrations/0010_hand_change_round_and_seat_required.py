@@ -5,7 +5,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ("games", "0005_hand_change_undo"),
+        ("games", "0009_hand_change_undo"),
     ]
 
     operations = [

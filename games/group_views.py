@@ -1,0 +1,208 @@
+"""A group's members: switching between groups, renaming, owners, removing and leaving."""
+
+from datetime import timedelta
+
+from django import forms
+from django.contrib import messages
+from django.contrib.auth.views import redirect_to_login
+from django.db import transaction
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils import timezone
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
+
+from .access import TableRequest, member_required, owner_required, switch_group
+from .models import Group, Invitation, Membership, Refused
+
+
+class GroupNameForm(forms.ModelForm):
+    class Meta:
+        model = Group
+        fields = ["name"]
+        labels = {"name": "Group name"}
+        error_messages = {"name": {"required": "Give the group a name."}}
+
+    def clean_name(self):
+        name = " ".join(self.cleaned_data["name"].split())
+        if not name:
+            raise forms.ValidationError("Give the group a name.")
+        return name
+
+
+def _members_context(request: TableRequest, rename_form=None):
+    group = request.group
+    return {
+        "group": group,
+        "me": request.membership,
+        "memberships": group.memberships.select_related("user"),
+        "rename_form": rename_form or GroupNameForm(instance=group),
+        "invite_form": InvitationForm(),
+        "invitations": Invitation.objects.open_for(group) if request.membership.is_owner else [],
+    }
+
+
+@member_required
+@require_safe
+def members(request: TableRequest):
+    return render(request, "games/members.html", _members_context(request))
+
+
+@member_required
+@require_POST
+def switch(request: TableRequest):
+    """Choose the current group among the login's own groups; any other id is not found."""
+    chosen = next((m for m in request.memberships if str(m.group_id) == request.POST.get("group")),
+                  None)  # fmt: skip
+    if chosen is None:
+        messages.error(request, "You are not a member of that group.")
+        return redirect("members")
+    switch_group(request, chosen.group)
+    messages.success(request, f"Now at {chosen.group.name}.")
+    return redirect("home")
+
+
+@owner_required
+@require_POST
+def rename(request: TableRequest):
+    form = GroupNameForm(request.POST, instance=request.group)
+    if not form.is_valid():
+        return render(request, "games/members.html", _members_context(request, form), status=422)
+    form.save()
+    messages.success(request, f"The group is now called {request.group.name}.")
+    return redirect("members")
+
+
+def _membership_for(request: TableRequest, membership_id) -> Membership:
+    return get_object_or_404(
+        Membership.objects.select_related("user"), pk=membership_id, group=request.group
+    )
+
+
+@owner_required
+@require_POST
+def make_owner(request: TableRequest, membership_id):
+    membership = _membership_for(request, membership_id)
+    membership.role = Membership.OWNER
+    membership.save(update_fields=["role"])
+    messages.success(request, f"{membership.user.username} is now an owner.")
+    return redirect("members")
+
+
+@owner_required
+@require_POST
+def remove_member(request: TableRequest, membership_id):
+    with transaction.atomic():
+        membership = _membership_for(request, membership_id)
+        Membership.objects.select_for_update().filter(group=request.group).exists()
+        if membership.is_last_owner():
+            messages.error(request, "The group's last owner cannot be removed: make another "
+                                    "member an owner first.")  # fmt: skip
+            return redirect("members")
+        membership.delete()
+    messages.success(request, f"{membership.user.username} is no longer in the group.")
+    if membership.user_id == request.user.pk:
+        return redirect("home")
+    return redirect("members")
+
+
+@member_required
+@require_POST
+def leave(request: TableRequest):
+    with transaction.atomic():
+        Membership.objects.select_for_update().filter(group=request.group).exists()
+        if request.membership.is_last_owner():
+            messages.error(request, "You are the group's last owner: make another member an "
+                                    "owner before you leave.")  # fmt: skip
+            return redirect("members")
+        request.membership.delete()
+    messages.success(request, f"You left {request.group.name}.")
+    return redirect("home")
+
+
+class InvitationForm(forms.Form):
+    days = forms.IntegerField(label="Valid for (days)", min_value=1, max_value=30, initial=7)
+    max_uses = forms.IntegerField(
+        label="How many people may use it", min_value=1, max_value=500, required=False,
+        help_text="Leave empty for no limit.",
+    )  # fmt: skip
+
+
+def qr_svg(link: str, title: str) -> str:
+    """The link as a QR code, inline SVG drawn on the server (classes only, no style)."""
+    import segno
+
+    code = segno.make(link, error="m")
+    return code.svg_inline(scale=4, border=2, omitsize=True, svgclass="qr", title=title)
+
+
+@owner_required
+@require_POST
+def new_invitation(request: TableRequest):
+    form = InvitationForm(request.POST)
+    if not form.is_valid():
+        context = _members_context(request)
+        context["invite_form"] = form
+        return render(request, "games/members.html", context, status=422)
+    invitation = Invitation.objects.create(
+        group=request.group,
+        created_by=request.user,
+        expires_at=timezone.now() + timedelta(days=form.cleaned_data["days"]),
+        max_uses=form.cleaned_data["max_uses"],
+    )
+    return redirect("share_invitation", invitation.pk)
+
+
+def _invitation_for(request: TableRequest, invitation_id) -> Invitation:
+    return get_object_or_404(Invitation, pk=invitation_id, group=request.group)
+
+
+@owner_required
+@require_safe
+def share_invitation(request: TableRequest, invitation_id):
+    invitation = _invitation_for(request, invitation_id)
+    link = request.build_absolute_uri(invitation.get_absolute_url())
+    context = {"invitation": invitation, "link": link, "group": request.group,
+               "qr": qr_svg(link, f"Join {request.group.name}: {link}")}  # fmt: skip
+    return render(request, "games/share_invitation.html", context)
+
+
+@owner_required
+@require_POST
+def revoke_invitation(request: TableRequest, invitation_id):
+    invitation = _invitation_for(request, invitation_id)
+    if invitation.revoked_at is None:
+        invitation.revoked_at = timezone.now()
+        invitation.save(update_fields=["revoked_at"])
+    messages.success(request, "Invitation revoked: its link no longer lets anyone join.")
+    return redirect("members")
+
+
+@require_http_methods(["GET", "HEAD", "POST"])
+def invitation(request: TableRequest, token):
+    """Anyone with the link sees which group invites them; a signed-in login joins by POST."""
+    invitation = (
+        Invitation.objects.select_related("group", "created_by").filter(token=token).first()
+    )
+    if invitation is None:
+        context = {"problem": "This invitation link is not known: check it was copied whole."}
+        return render(request, "games/invitation.html", context, status=404)
+    membership = None
+    if request.user.is_authenticated:
+        membership = next((m for m in request.memberships if m.group_id == invitation.group_id),
+                          None)  # fmt: skip
+    problem = None if membership else invitation.problem()
+    if request.method == "POST" and problem is None:
+        if not request.user.is_authenticated:
+            return redirect_to_login(request.path)
+        try:
+            membership, joined = invitation.accept(request.user)
+        except Refused as refusal:
+            problem = str(refusal)
+        else:
+            switch_group(request, invitation.group)
+            if joined:
+                messages.success(request, f"Welcome to {invitation.group.name}!")
+            else:
+                messages.info(request, f"You are already a member of {invitation.group.name}.")
+            return redirect("home")
+    context = {"invitation": invitation, "problem": problem, "membership": membership}
+    return render(request, "games/invitation.html", context, status=410 if problem else 200)

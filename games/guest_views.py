@@ -1,0 +1,75 @@
+"""Phones without an account at one game: a member shows a QR code, the phone names itself."""
+
+from django import forms
+from django.contrib import messages
+from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
+
+from .access import TableRequest, let_guest_in, member_required
+from .group_views import qr_svg
+from .models import Game, GuestPass
+
+DEVICE_LENGTH = 40
+
+
+class DeviceForm(forms.Form):
+    device = forms.CharField(
+        label="Name this phone", max_length=DEVICE_LENGTH,
+        help_text="Hands you save are recorded as 'guest on' this name, e.g. Bob's phone.",
+        error_messages={"required": "Type a name for this phone, e.g. Bob's phone."},
+    )  # fmt: skip
+
+    def clean_device(self):
+        device = " ".join(self.cleaned_data["device"].split())
+        if not device:
+            raise forms.ValidationError("Type a name for this phone, e.g. Bob's phone.")
+        return device
+
+
+@member_required
+@require_POST
+def new_guest_pass(request: TableRequest, game_id):
+    game = get_object_or_404(Game, pk=game_id, group=request.group)
+    if game.finished_at:
+        messages.error(request, "This game is finished: reopen it to let guests in.")
+        return redirect(game)
+    guest_pass = GuestPass.objects.create(game=game, created_by=request.user)
+    return redirect("guest_pass", game.pk, guest_pass.pk)
+
+
+@member_required
+@require_safe
+def guest_pass(request: TableRequest, game_id, pass_id):
+    guest_pass = get_object_or_404(
+        GuestPass.objects.select_related("game"), pk=pass_id, game_id=game_id,
+        game__group=request.group,
+    )  # fmt: skip
+    link = request.build_absolute_uri(guest_pass.get_absolute_url())
+    context = {"guest_pass": guest_pass, "game": guest_pass.game, "link": link,
+               "problem": guest_pass.problem(),
+               "qr": qr_svg(link, f"Enter hands in this game: {link}")}  # fmt: skip
+    return render(request, "games/guest_pass.html", context)
+
+
+@require_http_methods(["GET", "HEAD", "POST"])
+def guest_join(request: TableRequest, game_id, token):
+    """The page a guest link opens: the phone names itself, then enters hands in this game."""
+    guest_pass = (
+        GuestPass.objects.select_related("game").filter(game_id=game_id, token=token).first()
+    )
+    if guest_pass is None:
+        context = {"problem": "This guest link is not known: check it was copied whole."}
+        return render(request, "games/guest_join.html", context, status=404)
+    problem = guest_pass.problem()
+    if problem:
+        return render(request, "games/guest_join.html", {"problem": problem}, status=410)
+    form = DeviceForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        let_guest_in(request, guest_pass, form.cleaned_data["device"])
+        messages.success(request, "You're in: pick whose hand you enter, then tap the cards.")
+        current = guest_pass.game.current_round()
+        return redirect(current or guest_pass.game)
+    game = guest_pass.game
+    players = [seat.player.name for seat in game.seats.select_related("player")]
+    context = {"form": form, "game": game, "kind": game.kind_def, "players": players}
+    return render(request, "games/guest_join.html", context, status=422 if form.errors else 200)

@@ -1,0 +1,122 @@
+"""A phone without an account at one game: it enters hands there and sees nothing else."""
+
+from datetime import timedelta
+
+import pytest
+from django.test import Client
+from django.utils import timezone
+
+from games.models import GuestPass, HandChange
+from tests.conftest import hand_url
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def game(member, make_game):
+    return make_game(member)
+
+
+@pytest.fixture
+def guest_pass(game, member):
+    return GuestPass.objects.create(game=game, created_by=member)
+
+
+@pytest.fixture
+def guest(guest_pass):
+    phone = Client()
+    response = phone.post(guest_pass.get_absolute_url(), {"device": "Bob's phone"})
+    assert response.status_code == 302
+    return phone
+
+
+def test_join_this_game_shows_a_qr_code_for_a_guest_link(signed_in, game):
+    assert "Join this game" in signed_in.get(f"/games/{game.pk}/").content.decode()
+    response = signed_in.post(f"/games/{game.pk}/guests/")
+    guest_pass = GuestPass.objects.get(game=game)
+    assert response["Location"] == f"/games/{game.pk}/guests/{guest_pass.pk}/"
+    page = signed_in.get(response["Location"]).content.decode()
+    assert 'class="qr"' in page and "<svg" in page and "style=" not in page
+    assert f"http://testserver/games/{game.pk}/guest/{guest_pass.token}/" in page
+
+
+def test_the_guest_link_asks_the_phone_for_a_name(client, guest_pass):
+    page = client.get(guest_pass.get_absolute_url()).content.decode()
+    assert "Name this phone" in page
+    response = client.post(guest_pass.get_absolute_url(), {"device": "   "})
+    assert response.status_code == 422
+    assert "Type a name for this phone" in response.content.decode()
+    assert client.get(f"/games/{guest_pass.game_id}/").status_code == 302  # still not in
+
+
+def test_a_guest_sees_the_table_and_rounds_and_saves_hands_recorded_as_guest(guest, game):
+    assert guest.get(f"/games/{game.pk}/").status_code == 200
+    assert guest.get(f"/games/{game.pk}/rounds/1/").status_code == 200
+    seat = game.seats.order_by("position").first()
+    response = guest.post(hand_url(game, 1, seat), {"outcome": "cards", "cards": "5H 6S 9C",
+                                                     "save": "1"})  # fmt: skip
+    assert response.status_code == 302
+    hand = game.rounds.get(number=1).hands.get(seat=seat)
+    assert hand.updated_by_name == "guest on Bob's phone"
+    assert hand.updated_by is None
+    assert HandChange.objects.get(hand=hand).changed_by_name == "guest on Bob's phone"
+    page = guest.get(f"/games/{game.pk}/rounds/1/").content.decode()
+    assert "Saved by guest on Bob&#x27;s phone" in page
+
+
+def test_a_guest_picks_whose_hand_to_enter(guest, game):
+    seat = game.seats.order_by("position").last()
+    page = guest.get(f"/games/{game.pk}/rounds/1/?seat={seat.pk}").content.decode()
+    assert "I'm entering for" in page
+    assert f'<option value="{seat.pk}" selected>' in page
+    first_panel = page.index('class="hand-panel"')
+    assert page.index(f'class="hand-panel" id="hand-{seat.pk}"') == first_panel
+    assert page.count("<details open>") == 1
+
+
+def test_a_guest_sees_nothing_else_of_the_group(guest, game, member, make_game):
+    other = make_game(member, names=("Dee", "Eve"))
+    refused = [f"/games/{other.pk}/", f"/games/{other.pk}/rounds/1/", "/nights/",
+               f"/nights/{game.night_id}/", f"/players/{game.seats.first().player_id}/",
+               "/group/", "/group/export.json", "/group/members/", "/players/",
+               "/games/new/"]  # fmt: skip
+    for url in refused:
+        response = guest.get(url)
+        assert response.status_code in (302, 403, 404), url
+        assert response.status_code != 302 or response["Location"].startswith("/login/"), url
+    assert guest.post(f"/games/{game.pk}/finish/").status_code == 302
+    game.refresh_from_db()
+    assert game.finished_at is None
+
+
+def test_a_guest_link_expires_after_twelve_hours(guest, guest_pass, game, client):
+    GuestPass.objects.filter(pk=guest_pass.pk).update(
+        created_at=timezone.now() - timedelta(hours=12, minutes=1)
+    )
+    response = guest.get(f"/games/{game.pk}/rounds/1/")
+    assert response.status_code == 302 and response["Location"].startswith("/login/")
+    seat = game.seats.first()
+    guest.post(hand_url(game, 1, seat), {"outcome": "cards", "cards": "5H", "save": "1"})
+    assert not game.rounds.get(number=1).hands.exists()
+    page = client.get(guest_pass.get_absolute_url())
+    assert page.status_code == 410
+    assert "expired" in page.content.decode()
+
+
+def test_finishing_the_game_ends_guest_access(guest, guest_pass, game):
+    game.finish()
+    assert guest.get(f"/games/{game.pk}/").status_code == 302
+    page = Client().get(guest_pass.get_absolute_url())
+    assert page.status_code == 410
+    assert "finished" in page.content.decode()
+
+
+def test_an_unknown_guest_token_is_not_found(client, game):
+    assert client.get(f"/games/{game.pk}/guest/nope/").status_code == 404
+
+
+def test_another_group_cannot_make_or_see_guest_links(client, game, guest_pass, make_member):
+    client.force_login(make_member("zed"))
+    assert client.post(f"/games/{game.pk}/guests/").status_code == 404
+    assert client.get(f"/games/{game.pk}/guests/{guest_pass.pk}/").status_code == 404
+    assert GuestPass.objects.filter(game=game).count() == 1
