@@ -1,7 +1,8 @@
 """Who is asking: the signed-in member's group, set once per request in one place."""
 
+import zoneinfo
 from dataclasses import dataclass
-from functools import wraps
+from functools import cache, wraps
 
 from django.conf import settings
 from django.contrib.auth.decorators import login_required
@@ -9,6 +10,7 @@ from django.contrib.auth.models import AnonymousUser, User
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest
+from django.utils import timezone
 from django_htmx.middleware import HtmxDetails
 
 from .models import Group, GuestPass, Membership
@@ -25,6 +27,7 @@ class TableRequest(HtmxHttpRequest):
 
     user: User | AnonymousUser
     group: Group | None
+    time_zone: str  # the IANA zone times are shown in ("" when none is known: the server's)
     membership: Membership | None
     memberships: list[Membership]
     guest: "Guest | None"
@@ -98,6 +101,42 @@ def switch_group(request: TableRequest, group: Group) -> None:
     """Make `group` this session's current group (the caller has checked the membership)."""
     request.session[GROUP_KEY] = group.pk
     request.group = group
+
+
+# The phone's own zone, as its browser names it (Intl.DateTimeFormat), set by static/js/app.js.
+TIME_ZONE_COOKIE = "tz"
+
+
+@cache
+def known_time_zones() -> frozenset[str]:
+    return frozenset(zoneinfo.available_timezones())
+
+
+class TimeZoneMiddleware:
+    """Shows every time in the group's time zone, or when it chose none, in the phone's own."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        group = getattr(request, "group", None)
+        guest = getattr(request, "guest", None)
+        if group is not None:
+            chosen = group.time_zone
+        elif guest is not None:  # a guest sees the game's group's times
+            chosen = Group.objects.filter(pk=guest.group_id).values_list("time_zone", flat=True)
+            chosen = next(iter(chosen), "")
+        else:
+            chosen = ""
+        phone = request.COOKIES.get(TIME_ZONE_COOKIE, "")
+        name = next((z for z in (chosen, phone) if z in known_time_zones()), "")
+        request.time_zone = name
+        if name:
+            timezone.activate(zoneinfo.ZoneInfo(name))
+        try:
+            return self.get_response(request)
+        finally:
+            timezone.deactivate()
 
 
 def member_required(view):

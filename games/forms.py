@@ -115,9 +115,8 @@ class NewGameForm(forms.Form):
     def _start_from(self, game):
         """A rematch: the same players and options, the next player dealing first."""
         kind = game.kind_def
-        seats = [seat.player.name for seat in game.seats.select_related("player")]
-        seats = seats[1:] + seats[:1]
-        self.initial.update({"kind": kind.slug, "players": ", ".join(seats)})
+        names = [seat.player.name for seat in game.rematch_seats()]
+        self.initial.update({"kind": kind.slug, "players": ", ".join(names)})
         for name, _, _ in kind.options():
             self.initial[kind.form_prefix + name] = _choice_key(getattr(game.engine_rules, name))
 
@@ -268,6 +267,23 @@ class LeaderboardFilter(forms.Form):
         if data.get("start") and data.get("end") and data["start"] > data["end"]:
             raise forms.ValidationError("The start date is after the end date.")
         return data
+
+
+class TimeZoneForm(forms.Form):
+    time_zone = forms.ChoiceField(required=False, label="Show times in")
+
+    def __init__(self, *args, phone_zone="", **kwargs):
+        from .access import known_time_zones
+
+        super().__init__(*args, **kwargs)
+        own = f"Each phone's own{f' (this one: {phone_zone})' if phone_zone else ''}"
+        zones = sorted(z for z in known_time_zones() if "/" in z or z == "UTC")
+        self.fields["time_zone"].choices = [("", own)] + [(z, z.replace("_", " ")) for z in zones]
+        self.fields[
+            "time_zone"
+        ].help_text = (
+            "Every time shown (the changes of a round, saves from another phone) is in this zone."
+        )
 
 
 class NightSearch(forms.Form):

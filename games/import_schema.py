@@ -98,6 +98,22 @@ class PlayerRecord(Record):
     created_at: Moment | None = None
 
 
+class EntryRecord(Record):
+    """A hand's entry as a change keeps it, to restore it on an undo."""
+
+    model_config = ConfigDict(strict=True, extra="forbid", frozen=True)
+    outcome: Literal[tuple(value for value, _ in Hand.OUTCOMES)]
+    cards: Annotated[str, StringConstraints(max_length=CARDS_LENGTH), AfterValidator(_cards)]
+    entered_points: Points | None
+
+
+def _entry(value: dict) -> dict:
+    """{} (no hand) or an entry; kept as the plain dict the column stores."""
+    if value:
+        EntryRecord.model_validate(value)
+    return value
+
+
 class ChangeRecord(Record):
     by: Annotated[str, StringConstraints(max_length=BY_LENGTH)]
     at: Moment
@@ -105,6 +121,17 @@ class ChangeRecord(Record):
     new_summary: Text
     old_points: Points | None = None
     new_points: Points
+    # What an undo restores (files from before undo existed have none: not undoable).
+    before: Annotated[dict[str, Any], Field(max_length=3), AfterValidator(_entry)] | None = None
+    after: Annotated[dict[str, Any], Field(max_length=3), AfterValidator(_entry)] | None = None
+    undo: bool = False
+    undone_at: Moment | None = None
+
+
+class RemovedHandChangeRecord(ChangeRecord):
+    """A change of a hand an undo took back: the hand is gone, its seat says whose it was."""
+
+    seat: Seat
 
 
 class HandRecord(Record):
@@ -128,6 +155,9 @@ class RoundRecord(Record):
     dealer: Seat
     completed_at: Moment | None = None
     hands: Annotated[list[HandRecord], Field(max_length=MAX_SEATS)]
+    removed_hand_changes: Annotated[
+        list[RemovedHandChangeRecord], Field(max_length=MAX_CHANGES)
+    ] = []
 
 
 class GameRecord(Record):
@@ -289,3 +319,6 @@ def _game_references(game: GameRecord, where: str, names: set):
                 definition.check_cards(parse_hand(hand.cards), rules)
             except CardError as error:
                 yield f"{hwhere}.cards: {error}"
+        for m, change in enumerate(round_.removed_hand_changes):
+            if change.seat >= len(game.seats):
+                yield f"{rwhere}.removed_hand_changes[{m}].seat: is not one of the game's seats"

@@ -12,6 +12,7 @@ from django.conf import settings
 from django.db import models, transaction
 from django.db.models import F
 from django.db.models.functions import Lower
+from django.template.defaultfilters import pluralize
 from django.urls import reverse
 from django.utils import timezone
 
@@ -38,6 +39,8 @@ class Group(models.Model):
     members = models.ManyToManyField(
         settings.AUTH_USER_MODEL, through="Membership", related_name="table_groups"
     )
+    # An IANA zone ("Europe/Paris") every time is shown in; blank: each phone's own zone.
+    time_zone = models.CharField(max_length=64, blank=True, default="")
 
     def __str__(self):
         return self.name
@@ -355,6 +358,23 @@ class Game(models.Model):
             for seat in seats
         ]
 
+    def rematch_seats(self) -> list["Seat"]:
+        """The seats in the same order around the table, starting from the next dealer: the
+        player to the left of whoever dealt the last round played (out of the pool or not,
+        everyone is back in)."""
+        seats = list(self.seats.select_related("player"))
+        rounds = self.rounds.order_by("-number")
+        played = rounds.filter(
+            models.Q(completed_at__isnull=False) | models.Q(hands__isnull=False)
+        ).first()
+        last = played or rounds.first()
+        if last is None:
+            return seats
+        positions = [seat.position for seat in seats]
+        first = engine.next_dealer(positions, last.dealer.position, set(positions))
+        start = positions.index(first)
+        return seats[start:] + seats[:start]
+
     def current_round(self) -> "Round | None":
         """The round being played: the first one not complete (None when the game is over)."""
         if self.finished_at:
@@ -575,23 +595,92 @@ class Round(models.Model):
             problem = round_.kind.round_supply_error(others + [scored.cards], game.engine_rules)
             if problem:
                 raise Refused(problem)
-            name = (by_name or (user.get_username() if user else ""))[:150]
+            name = _saver_name(user, by_name)
             if hand is None:
                 hand = Hand(round=round_, seat=seat, version=0)
-                old_summary, old_points = "", None
+                old_summary, old_points, before = "", None, {}
             else:
-                old_summary, old_points = hand.summary, hand.points
+                old_summary, old_points, before = hand.summary, hand.points, hand.entry_state
             hand.outcome, hand.cards, hand.entered_points = entry.outcome, cards, stored_entry
             hand.version += 1
             hand.updated_at, hand.updated_by, hand.updated_by_name = timezone.now(), user, name
             hand.save()
+            if not before:  # a hand entered again after an undo takes back its history
+                HandChange.objects.filter(round=round_, seat=seat, hand=None).update(hand=hand)
             round_.rescore()
             hand.refresh_from_db()
-            HandChange.record(hand, user, name, old_summary, old_points)
+            HandChange.record(hand, user, name, old_summary, old_points, before)
             round_.update_completion()
             game.changed()
         self.completed_at = round_.completed_at
         return hand, scored
+
+    def last_save(self) -> "HandChange | None":
+        """The save an undo would take back: the round's latest that is not undone itself
+        (undos are not saves; they go back one save at a time)."""
+        return (
+            HandChange.objects.filter(round=self, undo=False, undone_at=None)
+            .select_related("seat__player")
+            .order_by("-changed_at", "-pk")
+            .first()
+        )
+
+    def undo_last(self, user=None, expected: int | None = None, by_name: str | None = None):
+        """Take back the round's last save under the round's lock: the hand goes back to what
+        it was before (a first save removes the hand), the undo is recorded in the history,
+        and what follows from the round is recomputed. `expected` is the save the phone
+        offered to undo; another one since is refused. Returns the undo's HandChange."""
+        with transaction.atomic():
+            round_ = Round.locked(self.pk)
+            if round_.game.finished_at:
+                raise Refused("this game is finished: reopen it to undo a save")
+            last = round_.last_save()
+            if last is None:
+                raise Refused(f"nothing was saved in this {round_.kind.round_word} to undo")
+            who = last.seat.player.name
+            if expected is not None and last.pk != expected:
+                raise Refused(f"the last save is now {who}'s hand: look at it before undoing")
+            if last.before is None:
+                raise Refused(f"{who}'s last save was made before saves could be undone")
+            hand = Hand.objects.filter(round=round_, seat=last.seat).first()
+            if hand is None:
+                raise Refused(f"{who}'s hand is no longer saved")
+            name = _saver_name(user, by_name)
+            old_summary, old_points, now_state = hand.summary, hand.points, hand.entry_state
+            if last.before:
+                hand.outcome = last.before["outcome"]
+                hand.cards = last.before["cards"]
+                hand.entered_points = last.before["entered_points"]
+                hand.version += 1
+                hand.updated_at, hand.updated_by, hand.updated_by_name = timezone.now(), user, name
+                hand.save()
+            else:
+                hand.delete()  # its history stays, by round and seat
+                hand = None
+            round_.rescore()
+            last.undone_at = timezone.now()
+            last.save(update_fields=["undone_at"])
+            if hand is not None:
+                hand.refresh_from_db()
+            undo = HandChange.objects.create(
+                hand=hand, round=round_, seat=last.seat, changed_by=user, changed_by_name=name,
+                old_summary=old_summary, old_points=old_points,
+                new_summary=hand.summary if hand else NOT_ENTERED,
+                new_points=hand.points if hand else 0,
+                before=now_state, after=last.before, undo=True,
+            )  # fmt: skip
+            round_.forget_unplayed_next()
+            round_.update_completion()
+            round_.game.changed()
+        self.completed_at = round_.completed_at
+        return undo
+
+    def forget_unplayed_next(self) -> None:
+        """Drop the next round when nothing was entered in it yet, so it opens again from
+        this round as it now stands (its dealer and who is still in may have changed)."""
+        following = self.game.rounds.filter(number=self.number + 1).first()
+        if following is not None and not following.hands.exists():
+            following.delete()
 
     def rescore(self) -> None:
         """Recompute every hand of the round from its entry, as the whole round decides
@@ -646,6 +735,14 @@ class Round(models.Model):
             sorted(seats), self.dealer.position, {seating.position for seating in playing}
         )
         return Round.objects.create(game=game, number=self.number + 1, dealer=seats[dealer])
+
+
+def _saver_name(user, by_name: str | None) -> str:
+    """Who saved, as the change history names them (a member, or a guest's device)."""
+    return (by_name or (user.get_username() if user else ""))[:150]
+
+
+NOT_ENTERED = "not entered"
 
 
 class Hand(models.Model):
@@ -704,10 +801,15 @@ class Hand(models.Model):
         return left
 
     @property
+    def entry_state(self) -> dict:
+        """What was entered, as a change records it to restore it on an undo."""
+        return {"outcome": self.outcome, "cards": self.cards, "entered_points": self.entered_points}
+
+    @property
     def summary(self) -> str:
         """The hand in a few words for its change history."""
         if self.outcome == engine.POINTS:
-            return f"{self.entered_points} points entered"
+            return f"{self.entered_points} point{pluralize(self.entered_points)} entered"
         label = outcome_label(self.round.game, self.outcome)
         return f"{label}: {self.cards}" if self.cards else label
 
@@ -720,9 +822,15 @@ def outcome_label(game: Game, outcome: str) -> str:
 
 
 class HandChange(models.Model):
-    """One save of a hand that changed it: who, when, and what it was before and after."""
+    """One save of a hand that changed it, or the undo of one: who, when, and what it was
+    before and after."""
 
-    hand = models.ForeignKey(Hand, on_delete=models.CASCADE, related_name="changes")
+    # Kept when an undo removes the hand (a first save undone): the round and seat say whose.
+    hand = models.ForeignKey(
+        Hand, null=True, blank=True, on_delete=models.SET_NULL, related_name="changes"
+    )
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="changes")
+    seat = models.ForeignKey(Seat, on_delete=models.CASCADE, related_name="changes")
     changed_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL
     )
@@ -733,17 +841,34 @@ class HandChange(models.Model):
     new_summary = models.TextField()
     old_points = models.IntegerField(null=True, blank=True)
     new_points = models.IntegerField()
+    # The entry before and after ({"outcome", "cards", "entered_points"}; {} for no hand),
+    # so a save can be undone; None for changes recorded before undo existed.
+    before = models.JSONField(null=True, blank=True)
+    after = models.JSONField(null=True, blank=True)
+    undo = models.BooleanField(default=False)  # this change undid an earlier save
+    undone_at = models.DateTimeField(null=True, blank=True)  # this save was undone then
 
     class Meta:
         ordering = ["-changed_at", "-pk"]
 
     def __str__(self):
-        return f"{self.hand}: {self.old_summary} -> {self.new_summary}"
+        where = f"{self.seat.player} in round {self.round.number}"
+        return f"{where}: {self.old_summary} -> {self.new_summary}"
+
+    @property
+    def removed_hand(self) -> bool:
+        """This undo took back a first save: the hand is not entered any more."""
+        return self.undo and self.after == {}
 
     @classmethod
-    def record(cls, hand: Hand, user, name: str, old_summary: str, old_points) -> "HandChange":
+    def record(cls, hand: Hand, user, name: str, old_summary: str, old_points,
+               before: dict | None = None) -> "HandChange":  # fmt: skip
         return cls.objects.create(
             hand=hand,
+            round_id=hand.round_id,
+            seat_id=hand.seat_id,
+            before=before,
+            after=hand.entry_state,
             changed_by=user,
             changed_by_name=name[:150],
             old_summary=old_summary,

@@ -36,6 +36,11 @@ def _nights(group, night=None):
         Prefetch("games__rounds", queryset=Round.objects.order_by("number")),
         Prefetch("games__rounds__hands", queryset=Hand.objects.order_by("seat__position")),
         Prefetch("games__rounds__hands__changes", queryset=HandChange.objects.order_by("pk")),
+        Prefetch(
+            "games__rounds__changes",
+            queryset=HandChange.objects.filter(hand=None).order_by("pk"),
+            to_attr="removed_hand_changes",
+        ),
     )
 
 
@@ -70,20 +75,41 @@ def export_json(group, night=None) -> dict:
                 "created_at": _time(game.created_at),
                 "finished_at": _time(game.finished_at),
                 "seats": [seat.player.name for seat in seats],
-                "rounds": [
-                    {
-                        "number": r.number,
-                        "dealer": index[r.dealer_id],
-                        "completed_at": _time(r.completed_at),
-                        "hands": [_hand(h, index) for h in r.hands.all()],
-                    }
-                    for r in game.rounds.all()
-                ],
+                "rounds": [_round(r, index) for r in game.rounds.all()],
             })  # fmt: skip
         data["nights"].append(
             {"date": n.date.isoformat(), "created_at": _time(n.created_at), "games": games}
         )
     return data
+
+
+def _round(round_, index):
+    data = {
+        "number": round_.number,
+        "dealer": index[round_.dealer_id],
+        "completed_at": _time(round_.completed_at),
+        "hands": [_hand(h, index) for h in round_.hands.all()],
+    }
+    if round_.removed_hand_changes:  # the history of hands an undo took back
+        data["removed_hand_changes"] = [
+            {"seat": index[c.seat_id], **_change(c)} for c in round_.removed_hand_changes
+        ]
+    return data
+
+
+def _change(change):
+    return {
+        "by": change.changed_by_name,
+        "at": _time(change.changed_at),
+        "old_summary": change.old_summary,
+        "new_summary": change.new_summary,
+        "old_points": change.old_points,
+        "new_points": change.new_points,
+        "before": change.before,
+        "after": change.after,
+        "undo": change.undo,
+        "undone_at": _time(change.undone_at),
+    }
 
 
 def _hand(hand, index):
@@ -97,17 +123,7 @@ def _hand(hand, index):
         "all_pure": hand.all_pure,
         "version": hand.version,
         "updated_at": _time(hand.updated_at),
-        "changes": [
-            {
-                "by": c.changed_by_name,
-                "at": _time(c.changed_at),
-                "old_summary": c.old_summary,
-                "new_summary": c.new_summary,
-                "old_points": c.old_points,
-                "new_points": c.new_points,
-            }
-            for c in hand.changes.all()
-        ],
+        "changes": [_change(c) for c in hand.changes.all()],
     }
 
 
@@ -200,15 +216,18 @@ def import_json(group, raw: bytes) -> dict:
                     )  # fmt: skip
                     counts["hands"] += 1
                     HandChange.objects.bulk_create(
-                        HandChange(
-                            hand=hand,
-                            changed_by_name=c.by,
-                            changed_at=c.at,
-                            old_summary=c.old_summary,
-                            new_summary=c.new_summary,
-                            old_points=c.old_points,
-                            new_points=c.new_points,
-                        )  # fmt: skip
-                        for c in h.changes
+                        _imported_change(c, round_, hand.seat, hand) for c in h.changes
                     )
+                HandChange.objects.bulk_create(
+                    _imported_change(c, round_, seats[c.seat], None) for c in r.removed_hand_changes
+                )
     return counts
+
+
+def _imported_change(c, round_, seat, hand) -> HandChange:
+    return HandChange(
+        hand=hand, round=round_, seat=seat, changed_by_name=c.by, changed_at=c.at,
+        old_summary=c.old_summary, new_summary=c.new_summary,
+        old_points=c.old_points, new_points=c.new_points,
+        before=c.before, after=c.after, undo=c.undo, undone_at=c.undone_at,
+    )  # fmt: skip

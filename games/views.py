@@ -5,13 +5,14 @@ from django.contrib.auth import login
 from django.db import transaction
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
+from django.template.defaultfilters import pluralize
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from games.engine import games as engine
 
 from .access import TableRequest, game_access, member_required
-from .forms import HandForm, NewGameForm, NightForm, PlayerForm, SignupForm
+from .forms import HandForm, NewGameForm, NightForm, PlayerForm, SignupForm, TimeZoneForm
 from .live import game_etag, night_etag, round_etag
 from .models import Conflict, Game, GameNight, Group, HandChange, Player, Refused
 from .panels import HandPanel
@@ -124,7 +125,7 @@ def _round_context(game, round_, panels=None):
     built = [
         panels.get(seat.pk) or HandPanel.saved(round_, seat, hands.get(seat.pk)) for seat in playing
     ]
-    changes = HandChange.objects.filter(hand__round=round_).select_related("hand__seat__player")
+    changes = HandChange.objects.filter(round=round_).select_related("seat__player")
     return {
         "game": game,
         "kind": game.kind_def,
@@ -136,6 +137,7 @@ def _round_context(game, round_, panels=None):
         "changes": changes,
         "doubled": any(h.outcome == engine.WENT_OUT and h.all_pure for h in hands.values()),
         "is_last_known": not game.rounds.filter(number__gt=round_.number).exists(),
+        "last_save": None if game.finished_at else round_.last_save(),
     }
 
 
@@ -201,6 +203,29 @@ def _answer_hand(request: TableRequest, game, round_, panel, status=200, refresh
         return response
     context = _round_context(game, round_, panels={panel.seat.pk: panel})
     return render(request, "games/round.html", context, status=status)
+
+
+@game_access
+@require_POST
+def undo_save(request: TableRequest, game_id, number):
+    """Take back the round's last save (the one the page offered, if another came since the
+    undo is refused and the page shows the new last save). The game's guest may too."""
+    game, round_ = _round_for(request, game_id, number)
+    expected = _int(request.POST.get("change"))
+    try:
+        if request.as_guest:
+            undo = round_.undo_last(expected=expected, by_name=request.guest.name)
+        else:
+            undo = round_.undo_last(request.user, expected=expected)
+    except Refused as refusal:
+        messages.error(request, f"Nothing was undone: {refusal}.")
+        return redirect(round_)
+    who = undo.seat.player.name
+    if undo.removed_hand:
+        messages.success(request, f"Undone: {who}'s hand is not entered any more.")
+    else:
+        messages.success(request, f"Undone: {who}'s hand is back to {undo.new_summary}.")
+    return redirect(round_)
 
 
 @member_required
@@ -292,17 +317,50 @@ def player_page(request: TableRequest, player_id):
 @member_required
 @require_safe
 def leaderboard_page(request: TableRequest):
+    return _leaderboard(request)
+
+
+def _leaderboard(request: TableRequest, zone_form=None):
     from .forms import LeaderboardFilter
     from .history import leaderboard
 
     form = LeaderboardFilter(request.GET or None)
-    rows = []
+    rows = None  # no board at all for a choice that makes no sense, only its error
     if form.is_valid() or not form.is_bound:
         data = form.cleaned_data if form.is_bound else {}
         rows = leaderboard(
             request.group, data.get("kind") or None, data.get("start"), data.get("end")
         )
-    return render(request, "games/leaderboard.html", {"form": form, "rows": rows})
+    zone_form = zone_form or TimeZoneForm(
+        initial={"time_zone": request.group.time_zone}, phone_zone=_phone_zone(request)
+    )
+    context = {"form": form, "rows": rows, "zone_form": zone_form}
+    status = 422 if zone_form.errors else 200
+    return render(request, "games/leaderboard.html", context, status=status)
+
+
+def _phone_zone(request: TableRequest) -> str:
+    from .access import TIME_ZONE_COOKIE, known_time_zones
+
+    zone = request.COOKIES.get(TIME_ZONE_COOKIE, "")
+    return zone if zone in known_time_zones() else ""
+
+
+@member_required
+@require_POST
+def group_time_zone(request: TableRequest):
+    """The group's time zone, or none: then each phone shows times in its own."""
+    form = TimeZoneForm(request.POST, phone_zone=_phone_zone(request))
+    if not form.is_valid():
+        return _leaderboard(request, zone_form=form)
+    group = request.group
+    group.time_zone = form.cleaned_data["time_zone"]
+    group.save(update_fields=["time_zone"])
+    if group.time_zone:
+        messages.success(request, f"Times are now shown in {group.time_zone.replace('_', ' ')}.")
+    else:
+        messages.success(request, "Times are now shown in each phone's own time zone.")
+    return redirect("leaderboard")
 
 
 @member_required
@@ -389,5 +447,5 @@ def import_data(request: TableRequest):
 
 def _counted(counts) -> str:
     words = [("nights", "game night"), ("games", "game"), ("hands", "hand")]
-    parts = [f"{counts[key]} {word}{'' if counts[key] == 1 else 's'}" for key, word in words]
+    parts = [f"{counts[key]} {word}{pluralize(counts[key])}" for key, word in words]
     return f"{parts[0]}, {parts[1]} and {parts[2]}"

@@ -72,6 +72,7 @@ def enter_hand(page, name, cards: str, outcome: str | None = None):
 
 def totals_on_table(page) -> list[int]:
     cells = page.locator("table.scores tfoot td")
+    expect(cells.first).to_be_visible()  # the score table's page has loaded
     return [int(text) for text in cells.all_inner_texts()]
 
 

@@ -66,3 +66,24 @@ def test_each_existing_login_stays_the_owner_of_its_group(at_0004):
     assert sorted(Player.objects.values_list("group__name", "name")) == [
         ("ann's table", "Ann"), ("bob's table", "Bob"),
     ]  # fmt: skip
+
+
+def test_changes_learn_their_round_and_seat_and_are_not_undoable(transactional_db):
+    apps = migrate([("games", "0008_group_time_zone")])
+    try:
+        model = lambda name: apps.get_model("games", name)  # noqa: E731
+        group = model("Group").objects.create(name="Table")
+        player = model("Player").objects.create(group=group, name="Ann")
+        night = model("GameNight").objects.create(group=group, date="2026-01-02")
+        game = model("Game").objects.create(group=group, night=night, kind="three-thirteen")
+        seat = model("Seat").objects.create(game=game, player=player, position=0)
+        round_ = model("Round").objects.create(game=game, number=1, dealer=seat)
+        hand = model("Hand").objects.create(round=round_, seat=seat, points=4)
+        model("HandChange").objects.create(hand=hand, new_summary="4 points entered",
+                                           new_points=4)  # fmt: skip
+        latest = MigrationExecutor(connection).loader.graph.leaf_nodes()
+        change = migrate(latest).get_model("games", "HandChange").objects.get()
+        assert (change.round_id, change.seat_id) == (round_.pk, seat.pk)
+        assert change.before is None  # saved before undo existed: not offered for undo
+    finally:
+        migrate(MigrationExecutor(connection).loader.graph.leaf_nodes())

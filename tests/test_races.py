@@ -197,3 +197,49 @@ def test_a_save_racing_finish_never_lands_in_a_finished_game(member, make_game):
         assert game.finished_at is not None
         saved_after = Hand.objects.filter(round__game=game, updated_at__gt=game.finished_at)
         assert not saved_after.exists()
+
+
+def test_phones_undoing_the_same_save_at_once_undo_it_once(member, make_game):
+    from games.engine.games import POINTS
+    from games.models import Entry
+
+    clients = phones(member, 4)
+    game = make_game(member)
+    first = game.rounds.get()
+    ann, bob, _ = game.seats.all()
+    first.save_hand(ann, Entry(POINTS, "", 4), member)
+    first.save_hand(bob, Entry(POINTS, "", 9), member)
+    offered = first.last_save().pk
+    url = f"/games/{game.pk}/rounds/1/undo/"
+    results = statuses(race([
+        lambda client=client: client.post(url, {"change": offered}).status_code
+        for client in clients
+    ]))  # fmt: skip
+    assert results == [302] * 4  # each phone is sent back to the round, with its message
+    assert HandChange.objects.filter(undo=True).count() == 1
+    assert list(Hand.objects.values_list("seat_id", "points")) == [(ann.pk, 4)]
+
+
+def test_an_undo_racing_a_save_leaves_the_round_as_one_after_the_other(member, make_game):
+    from games.engine.games import POINTS
+    from games.models import Entry
+
+    undoer, saver_phone = phones(member, 2)
+    for _ in range(5):
+        game = make_game(member)
+        first = game.rounds.get()
+        ann, bob, cid = game.seats.all()
+        first.save_hand(ann, Entry(POINTS, "", 4), member)
+        offered = first.last_save().pk
+        undo = {"change": offered}
+        results = statuses(race([
+            lambda url=f"/games/{game.pk}/rounds/1/undo/", undo=undo:
+                undoer.post(url, undo).status_code,
+            saver(saver_phone, game, 1, bob, outcome="points", points="7"),
+        ]))  # fmt: skip
+        assert results == [200, 302]
+        # Either the undo came first (Ann's hand gone, Bob's saved) or the save did (the undo
+        # is refused: Ann's save is no longer the last one).
+        hands = dict(Hand.objects.filter(round=first).values_list("seat_id", "points"))
+        undone = HandChange.objects.filter(round=first, undo=True).exists()
+        assert hands == ({bob.pk: 7} if undone else {ann.pk: 4, bob.pk: 7})

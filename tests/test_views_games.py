@@ -101,7 +101,11 @@ def test_too_many_copies_across_the_round_name_the_card(signed_in, member, make_
     save(signed_in, game, 1, ann, "KS KS 2C", outcome="cards")
     response = save(signed_in, game, 1, bob, "KS 9D 2C")
     text = response.content.decode()
-    assert "KS (King of spades) appears 3 copies across the hands of this round" in text
+    assert (
+        '<span class="face black small" role="img" aria-label="King of spades">'
+        '<span aria-hidden="true">K<span class="suit">♠</span></span></span> appears 3 copies '
+        "across the hands of this round"
+    ) in text
     assert Hand.objects.count() == 1
 
 
@@ -154,7 +158,8 @@ def test_a_second_phone_is_shown_the_saved_hand_instead_of_overwriting(signed_in
     response = save(signed_in, game, 1, ann, "9S 9D 2C", htmx=True)  # phone two loaded version 0
     text = response.content.decode()
     assert response.status_code == 409
-    assert "Saved from another phone" in text and "KS QD 2C" in text
+    assert "Saved from another phone" in text
+    assert 'aria-label="King of spades"' in text.split("Saved from another phone")[1]
     assert 'value="9S 9D 2C"' in text  # the second phone's entry is kept
     assert Hand.objects.get().cards == "KS QD 2C"
     # Saving again, knowingly, replaces it and the history keeps both.

@@ -52,7 +52,7 @@ def test_each_player_keeps_one_colour(member, make_game):
 def test_player_page_counts_games_rounds_and_head_to_head(signed_in, finished_game):
     ann = Player.objects.get(name="Ann")
     page = signed_in.get(f"/players/{ann.pk}/").content.decode()
-    assert "<strong>1</strong> games played" in page
+    assert "<strong>1</strong> game played" in page
     assert "<strong>1</strong> won" in page
     assert "<strong>2</strong> rounds gone out" in page
     assert "<strong>0.0</strong> points a round on average" in page

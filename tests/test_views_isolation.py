@@ -12,21 +12,21 @@ pytestmark = pytest.mark.django_db
 
 # Who may reach each named URL. A new URL fails test_every_url_is_in_the_access_table until
 # it is placed here, so no view can be forgotten.
-PUBLIC = {"home", "signup", "login", "logout"}
+PUBLIC = {"home", "signup", "login", "logout", "manifest", "service_worker", "offline"}
 BY_LINK = {"invitation", "guest_join"}  # holding the secret token is the permission
-GUEST_OK = {"game", "round", "hand_entry", "game_live", "round_live"}
+GUEST_OK = {"game", "round", "hand_entry", "game_live", "round_live", "undo_save"}
 ACCOUNT = {"password_change", "password_change_done"}  # any signed-in login, its own account
 MEMBERS_ONLY = {
     "players", "new_game", "finish_game", "reopen_game", "nights", "night", "export_night",
     "player", "leaderboard", "export_group", "import", "members", "switch_group", "rename_group",
     "leave_group", "make_owner", "remove_member", "new_invitation", "share_invitation",
-    "revoke_invitation", "new_guest_pass", "guest_pass", "night_live",
+    "revoke_invitation", "new_guest_pass", "guest_pass", "night_live", "group_time_zone",
 }  # fmt: skip
 # Pages of "the current group" with no id in their URL: a member of another group reaches them
 # and sees (or changes) their own group there, never this one.
 OWN_GROUP = {
     "players", "new_game", "nights", "leaderboard", "export_group", "import", "members",
-    "switch_group", "rename_group", "leave_group", "new_invitation",
+    "switch_group", "rename_group", "leave_group", "new_invitation", "group_time_zone",
 }  # fmt: skip
 SECRETS = ("Secret Sam", "Hidden Hal", "Ann&#x27;s crew")
 ATTEMPT = {"outcome": "cards", "cards": "5H 6H 7H", "save": "1", "name": "Taken over",

@@ -87,7 +87,8 @@ def test_a_five_crowns_hand_is_scored_through_the_round_page(signed_in, member, 
     refused = signed_in.post(hand_url(game, 1, bob),
                              {"outcome": "cards", "cards": "AH 9X 10X", "save": "1"})  # fmt: skip
     assert refused.status_code == 422
-    assert "AH (Ace of hearts) is not a card of Five Crowns" in refused.content.decode()
+    assert 'aria-label="Ace of hearts"' in refused.content.decode()
+    assert "</span></span> is not a card of Five Crowns" in refused.content.decode()
     assert not Hand.objects.exists()
 
 

@@ -65,7 +65,7 @@ class GameKind:
     round_word: str  # "round" or "deal"
     went_out_label: str  # the outcome of the round's winner, as a choice
     went_out_word: str  # the same, said of a player: "went out", "declared"
-    went_out_tally: str  # a player's count of them: "rounds gone out"
+    went_out_tally: str  # a player's count of them, one and many: "round gone out,rounds gone out"
     rounds: int | None  # a fixed number of rounds, or None when the players decide
     rules_class: type
     suits: tuple[str, ...]
@@ -347,7 +347,7 @@ THREE_THIRTEEN = GameKind(
     round_word="round",
     went_out_label="Went out",
     went_out_word="went out",
-    went_out_tally="rounds gone out",
+    went_out_tally="round gone out,rounds gone out",
     rounds=three_thirteen.ROUNDS,
     rules_class=three_thirteen.ThreeThirteenRules,
     suits=SUITS,
@@ -367,7 +367,7 @@ RUMMY13 = GameKind(
     round_word="deal",
     went_out_label="Declared and won",
     went_out_word="declared",
-    went_out_tally="declarations made",
+    went_out_tally="declaration made,declarations made",
     rounds=None,
     rules_class=rummy13.RummyRules,
     suits=SUITS,
@@ -387,7 +387,7 @@ FIVE_CROWNS = GameKind(
     round_word="round",
     went_out_label="Went out",
     went_out_word="went out",
-    went_out_tally="rounds gone out",
+    went_out_tally="round gone out,rounds gone out",
     rounds=five_crowns.ROUNDS,
     rules_class=five_crowns.FiveCrownsRules,
     suits=FIVE_SUITS,

@@ -1,5 +1,8 @@
+import re
+
 from django import template
-from django.utils.html import format_html
+from django.utils.html import escape, format_html
+from django.utils.safestring import mark_safe
 
 from games.engine.cards import CardError, parse_card
 
@@ -37,3 +40,28 @@ def card_face(card, small=False, wild_rank=None):
         card.label,
         card.symbol,
     )
+
+
+# A card in canonical notation inside a message ("KS (King of spades) appears 3 copies",
+# "5H 8C cannot be placed"), with the name the engine may give after it. Examples of what to
+# type ("like 7H or 10S") and quoted tokens that are not cards stay text.
+_CARD_IN_TEXT = re.compile(
+    r'(?<![\w"])(?<!like )(?<!or )(10[CDHSX]|[2-9AJQK][CDHSX]|JK)(?![\w"])(?: \([^)]*\))?'
+)
+
+
+@register.filter
+def card_text(message, wild_rank=None):
+    """A message for the table with every card in it drawn as its face, not its notation."""
+    message = str(message)
+    parts, end = [], 0
+    for found in _CARD_IN_TEXT.finditer(message):
+        try:
+            card = parse_card(found.group(1))
+        except CardError:
+            continue
+        parts.append(escape(message[end : found.start()]))
+        parts.append(card_face(card, True, wild_rank))
+        end = found.end()
+    parts.append(escape(message[end:]))
+    return mark_safe("".join(parts))  # noqa: S308 - each part is escaped or built by format_html

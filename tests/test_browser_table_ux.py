@@ -1,0 +1,143 @@
+"""At the table on a phone: undo the last save, finish only after asking, a rematch, the dark
+theme that follows the phone, and times in the phone's own time zone."""
+
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from games.engine.games import POINTS, WENT_OUT
+from games.models import Entry, Hand, HandChange
+from tests.conftest import PASSWORD, PHONE, screenshot
+
+pytestmark = pytest.mark.browser
+
+SMALL_PHONE = {"width": 360, "height": 780}
+
+
+def log_in(page, username="ann"):
+    page.goto("/login/")
+    page.get_by_label("Username").fill(username)
+    page.get_by_label("Password").fill(PASSWORD)
+    page.get_by_role("button", name="Log in").click()
+    expect(page.get_by_role("link", name="New game")).to_be_visible()
+
+
+def phone_context(browser, live_server, viewport=PHONE, **options):
+    context = browser.new_context(viewport=viewport, is_mobile=True, has_touch=True,
+                                  base_url=live_server.url, **options)  # fmt: skip
+    context.set_default_timeout(10_000)
+    return context
+
+
+def played_round(member, make_game, kind="three-thirteen"):
+    game = make_game(member, kind=kind)
+    ann, bob, cid = game.seats.all()
+    first = game.rounds.get()
+    first.save_hand(ann, Entry(WENT_OUT, "5H 6H 7H" if kind != "rummy13" else ""), member)
+    first.save_hand(bob, Entry(POINTS, "", 12), member)
+    return game, first, (ann, bob, cid)
+
+
+def test_undo_the_last_save_on_a_phone(browser, live_server, member, make_game):
+    game, first, (ann, bob, cid) = played_round(member, make_game)
+    context = phone_context(browser, live_server)
+    page = context.new_page()
+    log_in(page)
+    page.goto(f"/games/{game.pk}/rounds/1/")
+    undo = page.get_by_role("button", name="Undo last save: Bob's hand")
+    expect(undo).to_be_visible()
+    screenshot(page, "undo-offered")
+    undo.click()
+    expect(page.locator(".messages")).to_contain_text("Undone: Bob's hand is not entered any more.")
+    expect(page.locator("#round-status .todo")).to_contain_text("Still to enter: Bob, Cid.")
+    expect(page.locator(".history")).to_contain_text("undid the last save of Bob")
+    screenshot(page, "undo-done")
+    assert not Hand.objects.filter(seat=bob).exists()
+    assert HandChange.objects.filter(undo=True).count() == 1
+    # Now Ann's save is the last one to undo.
+    expect(page.get_by_role("button", name="Undo last save: Ann's hand")).to_be_visible()
+    context.close()
+
+
+@pytest.mark.parametrize("viewport", [PHONE, SMALL_PHONE], ids=["390", "360"])
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_the_theme_follows_the_phones_setting(browser, live_server, member, make_game,
+                                              scheme, viewport):  # fmt: skip
+    game, first, _ = played_round(member, make_game)
+    context = phone_context(browser, live_server, viewport, color_scheme=scheme)
+    page = context.new_page()
+    log_in(page)
+    size = viewport["width"]
+    page.goto(f"/games/{game.pk}/rounds/1/")
+    screenshot(page, f"theme-{scheme}-{size}-round")
+    background = page.evaluate("getComputedStyle(document.body).backgroundColor")
+    ink = page.evaluate("getComputedStyle(document.body).color")
+    panel = page.evaluate("getComputedStyle(document.querySelector('.hand-panel')).backgroundColor")
+
+    def lightness(rgb: str) -> float:
+        red, green, blue = (int(n) for n in re.findall(r"\d+", rgb)[:3])
+        return (0.2126 * red + 0.7152 * green + 0.0722 * blue) / 255
+
+    if scheme == "dark":
+        assert lightness(background) < 0.15 and lightness(panel) < 0.2 and lightness(ink) > 0.8
+    else:
+        assert lightness(background) > 0.9 and lightness(panel) > 0.95 and lightness(ink) < 0.2
+    page.goto(f"/games/{game.pk}/")
+    screenshot(page, f"theme-{scheme}-{size}-game")
+    page.goto("/group/")
+    screenshot(page, f"theme-{scheme}-{size}-group")
+    context.close()
+
+
+def test_finish_asks_then_rematch_seats_the_next_dealer(browser, live_server, member, make_game):
+    game, first, _ = played_round(member, make_game)
+    context = phone_context(browser, live_server)
+    page = context.new_page()
+    log_in(page)
+    page.goto(f"/games/{game.pk}/")
+    page.get_by_role("link", name="Finish the game now…").click()
+    expect(page.locator("main")).to_contain_text("Round 1 of 11 is not complete: 2 of 3 hands")
+    screenshot(page, "finish-confirm-three-thirteen")
+    page.get_by_role("link", name="No, keep playing").click()
+    game.refresh_from_db()
+    assert game.finished_at is None
+    page.get_by_role("link", name="Finish the game now…").click()
+    page.get_by_role("button", name="Yes, finish the game").click()
+    expect(page.get_by_role("heading", name="Final standings")).to_be_visible()
+    expect(page.locator("table.scores .leader")).to_have_count(0)
+    screenshot(page, "finished-game")
+    page.goto(f"/games/{game.pk}/rounds/1/")
+    expect(page.get_by_role("button", name=re.compile("^Save "))).to_have_count(0)
+    page.goto(f"/games/{game.pk}/")
+    page.get_by_role("link", name="Rematch").click()
+    expect(
+        page.get_by_label("Players, starting with the first dealer and going left")
+    ).to_have_value("Bob, Cid, Ann")
+    expect(page.get_by_label("Three Thirteen")).to_be_checked()
+    screenshot(page, "rematch")
+    page.get_by_role("button", name="Start the game").click()
+    expect(page.locator(".round-facts")).to_contain_text("Bob deals")
+    context.close()
+
+
+def test_times_are_in_the_phones_time_zone(browser, live_server, member, make_game):
+    from datetime import UTC, datetime
+
+    game, first, (ann, bob, cid) = played_round(member, make_game)
+    HandChange.objects.update(changed_at=datetime(2026, 3, 1, 12, 0, tzinfo=UTC))
+    context = phone_context(browser, live_server, timezone_id="Asia/Tokyo")
+    page = context.new_page()
+    log_in(page)
+    page.goto(f"/games/{game.pk}/rounds/1/")  # the browser's zone is now known to the server
+    page.reload()
+    expect(page.locator(".history .when").first).to_have_text("21:00")
+    page.goto("/group/")
+    expect(page.get_by_label("Show times in")).to_contain_text("this one: Asia/Tokyo")
+    page.get_by_label("Show times in").select_option("America/Los_Angeles")
+    page.get_by_role("button", name="Save the time zone").click()
+    expect(page.locator(".messages")).to_contain_text("Times are now shown in America/Los Angeles.")
+    screenshot(page, "group-time-zone")
+    page.goto(f"/games/{game.pk}/rounds/1/")
+    expect(page.locator(".history .when").first).to_have_text("04:00")
+    context.close()

@@ -1,0 +1,149 @@
+"""Every page at 360x780: everything a thumb can tap is at least 44x44 px, the top bar is one
+line, and nothing scrolls sideways."""
+
+import pytest
+from django.core.management import call_command
+from playwright.sync_api import expect
+
+from games.engine.games import POINTS, WENT_OUT
+from games.models import Entry
+from tests.conftest import PASSWORD, screenshot
+from tests.helpers import site_urls, url_names
+
+pytestmark = pytest.mark.browser
+
+SMALL_PHONE = {"width": 360, "height": 780}
+TAP = 44
+# What a thumb taps. A radio or checkbox is tapped through its label, which must be the target.
+TAPPABLE = ", ".join([
+    "a[href]", "button", "input:not([type=hidden]):not([type=radio]):not([type=checkbox])",
+    "select", "textarea", "summary", "label:has(input[type=radio])",
+    "label:has(input[type=checkbox])",
+])  # fmt: skip
+# Pages that only answer a POST or send a file: no page to look at.
+NOT_PAGES = {"logout", "reopen_game", "hand_entry", "undo_save", "group_time_zone",
+             "export_night", "export_group", "manifest", "service_worker", "game_live",
+             "round_live", "night_live", "switch_group", "rename_group", "make_owner",
+             "remove_member", "leave_group", "new_invitation", "revoke_invitation",
+             "new_guest_pass"}  # fmt: skip
+PUBLIC = {"home", "login", "signup", "offline"}
+
+SMALL_TARGETS = """(selector) => {
+  const small = [];
+  for (const element of document.querySelectorAll(selector)) {
+    const box = element.getBoundingClientRect();
+    const style = getComputedStyle(element);
+    if (!box.width || !box.height || style.visibility === "hidden") continue;
+    if (element.closest("[hidden], details:not([open]) > :not(summary)")) continue;
+    if (box.width < %(tap)s - 0.5 || box.height < %(tap)s - 0.5) {
+      const name = (element.getAttribute("aria-label") || element.textContent || element.name || "")
+        .trim().replace(/\\s+/g, " ").slice(0, 40);
+      const size = `${box.width.toFixed(1)}x${box.height.toFixed(1)}`;
+      small.push(`${element.tagName.toLowerCase()} "${name}" ${size}`);
+    }
+  }
+  return small;
+}""" % {"tap": TAP}  # noqa: UP031
+
+
+def check_page(page, name) -> list[str]:
+    """What is wrong with the page for a thumb at 360 px, in words."""
+    problems = []
+    overflow = page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
+    if overflow > 0:
+        problems.append(f"{name}: scrolls sideways by {overflow}px")
+    bar = page.locator("header.topbar").bounding_box()
+    if bar["height"] > 56:
+        problems.append(f"{name}: the top bar wraps ({bar['height']}px high)")
+    small = page.evaluate(SMALL_TARGETS, TAPPABLE)
+    if small:
+        problems.append(f"{name}: targets under {TAP}x{TAP}px: {small}")
+    return problems
+
+
+def open_every_panel(page):
+    page.evaluate("document.querySelectorAll('details').forEach((d) => { d.open = true; })")
+
+
+@pytest.fixture
+def table(member, make_game):
+    """A Three Thirteen game with round 1 complete and round 2 half entered, a finished pool
+    Rummy game and a Five Crowns game just started: every kind of panel and table."""
+    playing = make_game(member)
+    first = playing.rounds.get()
+    seats = list(playing.seats.all())
+    first.save_hand(seats[0], Entry(WENT_OUT, "5H 6H 7H"), member)
+    first.save_hand(seats[1], Entry("cards", "KS QD 2C"), member)
+    first.save_hand(seats[2], Entry(POINTS, "", 7), member)
+    second = playing.rounds.get(number=2)
+    second.save_hand(seats[0], Entry(POINTS, "", 5), member)
+    rummy = make_game(member, kind="rummy13", names=("Ann", "Bob", "Dee"), format="pool",
+                      pool_limit=101, wild_rank="7")  # fmt: skip
+    deal = rummy.rounds.get()
+    for seat, points in zip(rummy.seats.all(), (0, 30, 80), strict=True):
+        deal.save_hand(seat, Entry(WENT_OUT) if points == 0 else Entry(POINTS, "", points), member)
+    rummy.finish()
+    crowns = make_game(member, kind="five-crowns", names=("Ann", "Eve"))
+    return playing, rummy, crowns
+
+
+def test_every_page_has_thumb_sized_targets_at_360px(browser, live_server, member, table):
+    playing, rummy, crowns = table
+    urls = site_urls(playing)
+    assert set(urls) == url_names(), "a page is missing from tests/helpers.py site_urls"
+    context = browser.new_context(viewport=SMALL_PHONE, is_mobile=True, has_touch=True,
+                                  base_url=live_server.url)  # fmt: skip
+    context.set_default_timeout(10_000)
+    page = context.new_page()
+    problems = []
+    for name in sorted(PUBLIC):
+        page.goto(urls[name])
+        problems += check_page(page, f"{name} (signed out)")
+    page.goto("/login/")
+    page.get_by_label("Username").fill(member.username)
+    page.get_by_label("Password").fill(PASSWORD)
+    page.get_by_role("button", name="Log in").click()
+    expect(page.get_by_role("link", name="New game")).to_be_visible()
+    extra = {
+        "round 2 (half entered)": f"/games/{playing.pk}/rounds/2/",
+        "pool rummy game (finished)": f"/games/{rummy.pk}/",
+        "pool rummy deal": f"/games/{rummy.pk}/rounds/1/",
+        "five crowns round": f"/games/{crowns.pk}/rounds/1/",
+        "rematch": f"/games/new/?rematch={rummy.pk}",
+        "leaderboard with an error": "/group/?start=2026-05-01&end=2026-04-01",
+    }
+    pages = {name: url for name, url in urls.items() if name not in NOT_PAGES} | extra
+    for name, url in pages.items():
+        page.goto(url)
+        problems += check_page(page, name)
+        if page.locator("details").count():
+            open_every_panel(page)
+            problems += check_page(page, f"{name}, every panel open")
+        screenshot(page, f"targets-360-{name.replace(' ', '-')}")
+    context.close()
+    assert not problems, "\n".join(problems)
+
+
+def test_the_demo_history_has_thumb_sized_targets_at_360px(browser, live_server):
+    """The history pages with a few nights of demo data: longer tables, charts and links."""
+    from games.management.commands.seed_demo import PASSWORD as DEMO_PASSWORD
+    from games.management.commands.seed_demo import USERNAME
+    from games.models import Game, Player
+
+    call_command("seed_demo", nights=3, stdout=open("/dev/null", "w"))  # noqa: SIM115
+    context = browser.new_context(viewport=SMALL_PHONE, is_mobile=True, has_touch=True,
+                                  base_url=live_server.url)  # fmt: skip
+    page = context.new_page()
+    page.goto("/login/")
+    page.get_by_label("Username").fill(USERNAME)
+    page.get_by_label("Password").fill(DEMO_PASSWORD)
+    page.get_by_role("button", name="Log in").click()
+    game = Game.objects.first()
+    player = Player.objects.first()
+    problems = []
+    for url in ["/", "/nights/", f"/nights/{game.night_id}/", f"/games/{game.pk}/",
+                f"/players/{player.pk}/", "/group/", "/players/"]:  # fmt: skip
+        page.goto(url)
+        problems += check_page(page, url)
+    context.close()
+    assert not problems, "\n".join(problems)
