@@ -1,5 +1,6 @@
 """One player's hand on the round page: what was saved, or what is being entered."""
 
+import json
 from collections import Counter
 from dataclasses import dataclass, field
 
@@ -15,6 +16,7 @@ class PickerCard:
     held: int
     full: bool
     wild: bool
+    limit: int  # copies of the card in the round's supply
 
 
 @dataclass
@@ -73,9 +75,8 @@ class HandPanel:
         rows: list[list[PickerCard]] = []
         for card in kind.deck(rules):
             limit = kind.jokers(rules) if card.is_joker else rules.decks
-            item = PickerCard(
-                card, held[card], held[card] >= limit, kind.is_wild(card, self.round.number, rules)
-            )
+            wild = kind.is_wild(card, self.round.number, rules)
+            item = PickerCard(card, held[card], held[card] >= limit, wild, limit)
             if rows and rows[-1][0].card.suit == card.suit:
                 rows[-1].append(item)
             else:
@@ -108,6 +109,21 @@ class HandPanel:
     @property
     def label(self) -> str | None:
         return outcome_label(self.round.game, self.hand.outcome) if self.hand else None
+
+    @property
+    def stored(self) -> str:
+        """The hand as stored, for the phone to tell whether a kept draft reached the server."""
+        if self.hand is None:
+            return ""
+        hand = self.hand
+        return json.dumps(
+            {"outcome": hand.outcome, "cards": hand.cards, "points": hand.entered_points}
+        )
+
+    @property
+    def chosen_rows(self) -> int:
+        """Rows of chosen faces a full hand takes on the narrowest phone (six to a row)."""
+        return -(-self.size // 6)
 
     @property
     def wild_rank(self) -> int | None:

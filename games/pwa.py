@@ -17,8 +17,8 @@ THEME = "#0f5132"
 BACKGROUND = "#f6f7f6"
 # The app shell every page needs, cached when the service worker installs (hashed names in
 # production, so a deploy brings a new worker and new caches).
-SHELL = ["css/app.css", "js/app.js", "django_htmx/htmx-2.min.js", "img/favicon.svg",
-         "img/icon-192.png"]  # fmt: skip
+SHELL = ["css/app.css", "js/app.js", "js/live.js", "js/entry.js", "django_htmx/htmx-2.min.js",
+         "img/favicon.svg", "img/icon-192.png"]  # fmt: skip
 
 
 @require_safe
