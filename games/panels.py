@@ -32,6 +32,7 @@ class HandPanel:
     conflict: Hand | None = None  # saved from another phone meanwhile
     saved_now: bool = False
     editing: bool = False
+    collapsed: bool = False  # another hand is entered first
     chosen: list[Card] = field(default_factory=list)
     picker: list[list[PickerCard]] = field(default_factory=list)
 
@@ -102,7 +103,7 @@ class HandPanel:
     def open(self) -> bool:
         """The panel is open while its hand is not saved, being edited, refused or in
         conflict; a saved hand shows as one line."""
-        if self.saved_now:
+        if self.saved_now or (self.collapsed and not (self.error or self.conflict)):
             return False
         return self.hand is None or self.editing or bool(self.error) or bool(self.conflict)
 

@@ -125,6 +125,12 @@ def _round_context(game, round_, panels=None):
     built = [
         panels.get(seat.pk) or HandPanel.saved(round_, seat, hands.get(seat.pk)) for seat in playing
     ]
+    # One hand at a time: the first hand still to enter is open, the others wait as one line
+    # each (none opens by itself while a hand is being entered or refused on this page).
+    busy = any(panel.editing or panel.error or panel.conflict for panel in built)
+    waiting = [panel for panel in built if panel.hand is None and not panel.editing]
+    for panel in waiting[0 if busy else 1 :]:
+        panel.collapsed = True
     changes = HandChange.objects.filter(round=round_).select_related("seat__player")
     return {
         "game": game,

@@ -35,6 +35,8 @@ def slow_network(page, latency=LATENCY):
 def tap_without_waiting(page, name, cards: str):
     """Tap each card like a person: one every 150 ms, never waiting for the server."""
     panel = panel_for(page, name)
+    if panel.locator("details").get_attribute("open") is None:
+        panel.locator("summary").click()  # one hand at a time: open this one
     for card in parse_hand(cards):
         panel.get_by_role("button", name=card.name, exact=True).click(no_wait_after=True)
         page.wait_for_timeout(BETWEEN_TAPS)
@@ -240,8 +242,9 @@ def test_the_next_players_panel_opens_after_a_save(ann, ann_phone, make_game):
     game = make_game(ann, names=("Ann", "Bob", "Cid"))
     page = ann_phone
     page.goto(f"/games/{game.pk}/rounds/1/")
-    for name in ("Bob", "Cid"):
-        panel_for(page, name).locator("summary").click()  # closed, to see them open
+    # One hand at a time: Ann's is open, the others wait as one line each.
+    expect(panel_for(page, "Ann").locator("details")).to_have_attribute("open", "")
+    expect(panel_for(page, "Cid").locator("details")).not_to_have_attribute("open", "")
     expect(panel_for(page, "Bob").locator("details")).not_to_have_attribute("open", "")
     tap_without_waiting(page, "Ann", "5H 6H 9S")
     panel_for(page, "Ann").get_by_role("button", name="Save Ann's hand").click()

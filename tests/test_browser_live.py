@@ -48,6 +48,9 @@ def table(browser, live_server, make_member, make_game, django_user_model):
 
 
 def tap(page, name, cards):
+    details = panel_for(page, name).locator("details")
+    if details.get_attribute("open") is None:
+        panel_for(page, name).locator("summary").click()  # one hand at a time: open this one
     for card in parse_hand(cards):
         with page.expect_response(lambda r: "/seats/" in r.url):
             panel_for(page, name).get_by_role("button", name=card.name, exact=True).click()

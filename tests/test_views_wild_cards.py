@@ -35,8 +35,9 @@ def test_three_thirteen_marks_the_rounds_rank_and_printed_jokers(signed_in, memb
     assert picker_wilds(html) == {"3 of clubs", "3 of diamonds", "3 of hearts", "3 of spades",
                                   "Joker"}  # fmt: skip
     chosen = html.split('class="chosen"')[1].split('class="picker"')[0]
-    # The chosen cards, then the meld they make.
-    assert sorted(wild_faces(chosen)) == ["3 of hearts (wild)", "3 of hearts (wild)",
+    preview = html.split('class="preview"')[1].split("Save Ann")[0]
+    # The chosen cards (above the picker), then the meld they make (below it).
+    assert sorted(wild_faces(chosen + preview)) == ["3 of hearts (wild)", "3 of hearts (wild)",
                                           "Joker (wild)", "Joker (wild)"]  # fmt: skip
     assert 'aria-label="5 of spades"' in chosen  # not wild
 
@@ -50,7 +51,7 @@ def test_rummys_wild_joker_rank_and_jokers_are_marked(signed_in, member, make_ga
     html = response.content.decode()
     assert picker_wilds(html) == {"7 of clubs", "7 of diamonds", "7 of hearts", "7 of spades",
                                   "Joker"}  # fmt: skip
-    melds = html.split('class="melds"')[1].split('class="picker"')[0]
+    melds = html.split('class="melds"')[1].split('class="points-line"')[0]
     assert "7 of clubs (wild)" in wild_faces(melds) or "Joker (wild)" in wild_faces(melds)
 
 

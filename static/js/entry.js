@@ -412,6 +412,7 @@
         } catch {}
       }
       const next = this.replace(fresh);
+      if (response.status === 409) window.htmx?.trigger(document.body, "round-changed");
       next.section.setAttribute("data-draft", "");
       next.section.setAttribute("data-editing", "");
       next.showState("draft");
