@@ -17,7 +17,6 @@ import contextlib
 import os
 import socket
 import statistics
-import subprocess
 import sys
 import threading
 import time
@@ -27,7 +26,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
-from bench_races import configure, free_port  # noqa: E402
+from bench_races import configure, serve  # noqa: E402
 
 CHROMIUM = "/usr/bin/chromium"
 ARGS = ["--no-sandbox", "--disable-background-networking", "--disable-component-update",
@@ -148,21 +147,10 @@ def main():
     session, game = set_up()
     seats = list(game.seats.order_by("position"))
     connections.close_all()
-    port = free_port()
-    server = subprocess.Popen(
-        [sys.executable, "-m", "gunicorn", "scorekeeper.wsgi", "--workers", "3",
-         "--bind", f"127.0.0.1:{port}", "--log-level", "error"],
-        cwd=ROOT, env=os.environ | env,
-    )  # fmt: skip
+    server, port = serve(env)
     proxy = CountingProxy(port)
     base = f"http://localhost:{proxy.port}"
     try:
-        for _ in range(100):
-            try:
-                socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
-                break
-            except OSError:
-                time.sleep(0.1)
         from playwright.sync_api import sync_playwright
 
         with sync_playwright() as playwright:

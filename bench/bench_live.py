@@ -20,8 +20,6 @@ import os
 import random
 import re
 import secrets
-import socket
-import subprocess
 import sys
 import threading
 import time
@@ -30,7 +28,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "bench"))
 
-from bench_races import Phone, configure, free_port, save  # noqa: E402
+from bench_races import Phone, configure, save, serve  # noqa: E402
 
 PHONES = 50
 PHONES_A_GAME = 5
@@ -259,19 +257,8 @@ def main():
     call_command("collectstatic", interactive=False, verbosity=0)
     group, sessions, games = set_up_table()
     connections.close_all()
-    port = free_port()
-    server = subprocess.Popen(
-        [sys.executable, "-m", "gunicorn", "scorekeeper.wsgi", "--workers", "3",
-         "--bind", f"127.0.0.1:{port}", "--log-level", "error"],
-        cwd=ROOT, env=os.environ | env,
-    )  # fmt: skip
+    server, port = serve(env)
     try:
-        for _ in range(100):
-            try:
-                socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
-                break
-            except OSError:
-                time.sleep(0.1)
         database = "PostgreSQL" if args.postgres else "SQLite (file, WAL)"
         print(f"gunicorn, 3 workers, DEBUG=0, {database}; {PHONES} phones, "
               f"{len(games)} games of {PHONES_A_GAME}; client and server share this machine "

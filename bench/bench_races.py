@@ -45,6 +45,23 @@ def configure(postgres: str | None) -> dict:
     return env
 
 
+def serve(env: dict) -> tuple[subprocess.Popen, int]:
+    """gunicorn with 3 workers on a free port, once it accepts connections."""
+    port = free_port()
+    server = subprocess.Popen(
+        [sys.executable, "-m", "gunicorn", "scorekeeper.wsgi", "--workers", "3",
+         "--bind", f"127.0.0.1:{port}", "--log-level", "error"],
+        cwd=ROOT, env=os.environ | env,
+    )  # fmt: skip
+    for _ in range(100):
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
+            break
+        except OSError:
+            time.sleep(0.1)
+    return server, port
+
+
 def free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
@@ -271,19 +288,8 @@ def main():
     from django.db import connections
 
     connections.close_all()
-    port = free_port()
-    server = subprocess.Popen(
-        [sys.executable, "-m", "gunicorn", "scorekeeper.wsgi", "--workers", "3",
-         "--bind", f"127.0.0.1:{port}", "--log-level", "error"],
-        cwd=ROOT, env=os.environ | env,
-    )  # fmt: skip
+    server, port = serve(env)
     try:
-        for _ in range(100):
-            try:
-                socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
-                break
-            except OSError:
-                time.sleep(0.1)
         phones = [Phone(port, session) for _ in range(10)]
         database = "PostgreSQL" if args.postgres else "SQLite (file, WAL)"
         print(f"gunicorn, 3 workers, DEBUG=0, {database}")
