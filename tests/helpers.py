@@ -3,6 +3,7 @@
 from django.urls import get_resolver
 
 from games.models import Game, GuestPass, Invitation
+from tests.conftest import hand_url
 
 
 def url_names() -> set[str]:
@@ -72,3 +73,15 @@ def site_urls(game: Game) -> dict[str, str]:
         "guest_pass": f"/games/{game.pk}/guests/{guest_pass.pk}/",
         "guest_join": f"/games/{game.pk}/guest/{guest_pass.token}/",
     }
+
+
+def seats(game: Game) -> list:
+    """The game's seats in order, with their players."""
+    return list(game.seats.select_related("player"))
+
+
+def save(client, game, number, seat, cards="", outcome="cards", version=0, htmx=False, **extra):
+    """Save one hand through its URL, as the round page's form does."""
+    data = {"outcome": outcome, "cards": cards, "save": "1", "version": version, **extra}
+    headers = {"HTTP_HX_REQUEST": "true"} if htmx else {}
+    return client.post(hand_url(game, number, seat), data, **headers)

@@ -10,7 +10,6 @@ from playwright.sync_api import expect
 
 from games.engine.cards import parse_hand
 from games.models import Entry, HandChange
-from games.models import Round as RoundModel
 from tests.conftest import PHONE, screenshot
 from tests.test_browser_games import panel_for
 from tests.test_browser_live import signed_in_phone
@@ -231,7 +230,7 @@ def test_two_phones_one_hand_one_through_a_dropped_connection(
         expect(ann_panel.locator(".count")).to_have_text("3 of 3 cards")
         screenshot(ann_phone, "entry-conflict-after-dropped-connection")
         assert HandChange.objects.filter(round=round_).count() == 1
-        hand = RoundModel.objects.get(pk=round_.pk).hands.get()
+        hand = round_.hands.get()
         assert sorted(hand.cards.split()) == ["JD", "KS", "QS"]
         assert hand.version == 1
     finally:

@@ -8,19 +8,9 @@ import pytest
 from games.engine import games as engine
 from games.engine.games import DROP, POINTS, WENT_OUT
 from games.models import Entry, Game, Hand
-from tests.conftest import hand_url
+from tests.helpers import save, seats
 
 pytestmark = pytest.mark.django_db
-
-
-def seats(game):
-    return list(game.seats.select_related("player"))
-
-
-def save(client, game, number, seat, cards="", outcome="cards", version=0, htmx=False, **extra):
-    data = {"outcome": outcome, "cards": cards, "save": "1", "version": version, **extra}
-    headers = {"HTTP_HX_REQUEST": "true"} if htmx else {}
-    return client.post(hand_url(game, number, seat), data, **headers)
 
 
 def test_finish_asks_first_and_says_what_becomes_of_the_open_round(signed_in, member, make_game):

@@ -2,6 +2,7 @@ import pytest
 
 from games.models import Game, GameNight, Hand, HandChange, Player
 from tests.conftest import hand_url
+from tests.helpers import save, seats
 
 pytestmark = pytest.mark.django_db
 
@@ -11,16 +12,6 @@ NEW_GAME = {
     "r_decks": 2, "r_jokers": 2, "r_all_joker_melds": "yes", "r_format": "open",
     "r_pool_limit": 101, "r_first_drop": 20, "r_middle_drop": 40, "r_wrong_declaration": 80,
 }  # fmt: skip
-
-
-def seats(game):
-    return list(game.seats.select_related("player"))
-
-
-def save(client, game, number, seat, cards="", outcome="cards", version=0, htmx=False, **extra):
-    data = {"outcome": outcome, "cards": cards, "save": "1", "version": version, **extra}
-    headers = {"HTTP_HX_REQUEST": "true"} if htmx else {}
-    return client.post(hand_url(game, number, seat), data, **headers)
 
 
 def test_new_game_seats_players_in_order_and_stores_the_options(signed_in, member):

@@ -11,12 +11,9 @@ import pytest
 
 from games.engine.games import POINTS, WENT_OUT
 from games.models import Entry, Group, HandChange
+from tests.helpers import seats
 
 pytestmark = pytest.mark.django_db
-
-
-def seats(game):
-    return list(game.seats.select_related("player"))
 
 
 def play_first_round(game, member):

@@ -10,12 +10,9 @@ from games.engine.games import POINTS, WENT_OUT
 from games.models import Entry, Hand, HandChange, Refused
 from games.transfer import export_json
 from tests.conftest import hand_url
+from tests.helpers import seats
 
 pytestmark = pytest.mark.django_db
-
-
-def seats(game):
-    return list(game.seats.select_related("player"))
 
 
 def undo_url(game, number):
