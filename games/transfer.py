@@ -207,19 +207,33 @@ def import_json(group, raw: bytes) -> dict:
                 round_ = Round.objects.create(
                     game=game, number=r.number, dealer=seats[r.dealer], completed_at=r.completed_at
                 )
-                for h in r.hands:
-                    hand = Hand.objects.create(
-                        round=round_, seat=seats[h.seat], outcome=h.outcome, cards=h.cards,
-                        entered_points=h.entered_points, points=h.points,
-                        melds=[list(meld) for meld in h.melds], all_pure=h.all_pure,
-                        version=h.version, updated_at=h.updated_at or now,
+                # A round's hands in one insert, then all of its changes in another.
+                hands = Hand.objects.bulk_create(
+                    Hand(
+                        round=round_,
+                        seat=seats[h.seat],
+                        outcome=h.outcome,
+                        cards=h.cards,
+                        entered_points=h.entered_points,
+                        points=h.points,
+                        melds=[list(meld) for meld in h.melds],
+                        all_pure=h.all_pure,
+                        version=h.version,
+                        updated_at=h.updated_at or now,
                     )  # fmt: skip
-                    counts["hands"] += 1
-                    HandChange.objects.bulk_create(
-                        _imported_change(c, round_, hand.seat, hand) for c in h.changes
-                    )
+                    for h in r.hands
+                )
+                counts["hands"] += len(hands)
                 HandChange.objects.bulk_create(
-                    _imported_change(c, round_, seats[c.seat], None) for c in r.removed_hand_changes
+                    [
+                        _imported_change(c, round_, hand.seat, hand)
+                        for h, hand in zip(r.hands, hands, strict=True)
+                        for c in h.changes
+                    ]
+                    + [
+                        _imported_change(c, round_, seats[c.seat], None)
+                        for c in r.removed_hand_changes
+                    ]
                 )
     return counts
 
