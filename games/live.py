@@ -22,8 +22,7 @@ def _etag(request: TableRequest, *state) -> str:
     """A page's state as an ETag, for this user in this group: no cache between the phones
     and the server can hand one group's table to another, and nobody can guess another's."""
     # The time zone too: the same state shows other times in another zone.
-    seen_by = (request.user.pk, request.group.pk if request.group else None,
-               getattr(request, "time_zone", ""))  # fmt: skip
+    seen_by = (request.user.pk, request.group.pk if request.group else None, request.time_zone)
     digest = salted_hmac("games.live", repr((state, seen_by)), algorithm="sha256").hexdigest()[:32]
     return f'"{digest}"'
 

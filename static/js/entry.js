@@ -118,7 +118,7 @@
       face.className = ["face", colour, wild ? "wild" : ""].filter(Boolean).join(" ");
       face.setAttribute("role", "img");
       const name = pick.getAttribute("aria-label");
-      face.setAttribute("aria-label", card === "JK" || colour === "joker" ? "Joker (wild)" : `${name}${wild ? " (wild)" : ""}`);
+      face.setAttribute("aria-label", colour === "joker" ? "Joker (wild)" : `${name}${wild ? " (wild)" : ""}`);
       const shown = pick.querySelector("[aria-hidden]").cloneNode(true);
       shown.querySelector(".badge")?.remove();
       if (colour === "joker") shown.textContent = "★";
@@ -264,11 +264,11 @@
       }
     }
 
-    keepDraft({ pending }) {
+    keepDraft({ pending, version }) {
       const old = this.readDraft();
       const draft = {
         ...this.currentEntry(),
-        version: old ? old.version : this.versionField.value,
+        version: version ?? (old ? old.version : this.versionField.value),
         pending,
         at: Date.now(),
       };
@@ -402,15 +402,9 @@
       }
       // Refused (422) or saved from another phone meanwhile (409): the server's panel says
       // why and holds this phone's entry; the draft stays, no longer waiting to be sent.
-      const version = fresh.querySelector("input[name=version]")?.value;
-      const kept = this.keepDraft({ pending: false });
-      if (version !== undefined && response.status === 409) {
-        kept.version = version;
-        this.memoryDraft = kept;
-        try {
-          store?.setItem(this.key, JSON.stringify(kept));
-        } catch {}
-      }
+      // After a conflict the draft replaces the hand the server showed: its version.
+      const shown = response.status === 409 ? fresh.querySelector("input[name=version]")?.value : undefined;
+      this.keepDraft({ pending: false, version: shown });
       const next = this.replace(fresh);
       if (response.status === 409) window.htmx?.trigger(document.body, "round-changed");
       next.section.setAttribute("data-draft", "");
