@@ -51,7 +51,7 @@ def test_rules_change_the_score():
                     "round": 1,
                     "hand": "QH KH AH",
                     "rules": {"aces": "high_or_low"},
-                }  # fmt: skip
+                }
             ),
             json.dumps(
                 {
@@ -59,7 +59,7 @@ def test_rules_change_the_score():
                     "round": 1,
                     "hand": "JH QC 3D",
                     "rules": {"faces": "rank", "all_wild_melds": False},
-                }  # fmt: skip
+                }
             ),
         ]
     )
@@ -75,14 +75,14 @@ def test_rummy_winner_and_loser_fields():
                     "game": "rummy13",
                     "role": "winner",
                     "hand": "AH 2H 3H 4H 5S 6S 7S 8C 9C 10C JD QD KD",
-                }  # fmt: skip
+                }
             ),
             json.dumps(
                 {
                     "game": "rummy13",
                     "role": "winner",
                     "hand": "AH 3H 5H 7H 9S JS KS 2C 4C 6C 8D 10D QD",
-                }  # fmt: skip
+                }
             ),
             json.dumps(
                 {
@@ -90,7 +90,7 @@ def test_rummy_winner_and_loser_fields():
                     "winner_all_pure": True,
                     "rules": {"max_count": 80},
                     "hand": "AH 3H 5H 7H 9S JS KS 2C 4C 6C 8D 10D QD",
-                }  # fmt: skip
+                }
             ),
             json.dumps({"game": "rummy13", "hand": "AH 2H", "rules": {"wild_rank": "Z"}}),
         ]

@@ -16,9 +16,14 @@ from games.engine.cards import (
 def test_notation_reads_ranks_suits_jokers_case_and_separators():
     cards = parse_hand("as, 10h qd  jk\tTc 2♠ k♥")
     assert cards == [
-        Card(1, "S"), Card(10, "H"), Card(12, "D"), JOKER, Card(10, "C"), Card(2, "S"),
+        Card(1, "S"),
+        Card(10, "H"),
+        Card(12, "D"),
+        JOKER,
+        Card(10, "C"),
+        Card(2, "S"),
         Card(13, "H"),
-    ]  # fmt: skip
+    ]
 
 
 def test_canonical_output_uses_10_not_t():

@@ -2,9 +2,10 @@
 
 import pytest
 
+from games.engine import WENT_OUT, kind_of
 from games.engine.cards import CardError, parse_card, parse_hand
 from games.engine.five_crowns import FiveCrownsRules, arrange
-from games.engine.games import FIVE_CROWNS, WENT_OUT, kind_of
+from games.engine.games import FIVE_CROWNS
 from games.engine.score_line import score_request
 
 RULES = FiveCrownsRules()
@@ -28,7 +29,7 @@ def test_a_round_of_five_crowns_holds_round_plus_two_cards():
 
 @pytest.mark.parametrize("card", ["AH", "2S"])
 def test_there_are_no_aces_or_twos(card):
-    with pytest.raises(CardError, match="not a Five Crowns card"):
+    with pytest.raises(CardError, match="is not a card of Five Crowns"):
         arrange(parse_hand(f"5X 6X {card}"), 1, RULES)
 
 
@@ -86,8 +87,9 @@ def test_score_hands_takes_five_crowns():
         "ok": False,
         "error": '"round" is missing: Five Crowns needs the round, 1 to 11',
     }
-    decks = score_request({"game": "five-crowns", "round": 1, "hand": "9X 9X 9X",
-                           "rules": {"decks": 3}})  # fmt: skip
+    decks = score_request(
+        {"game": "five-crowns", "round": 1, "hand": "9X 9X 9X", "rules": {"decks": 3}}
+    )
     assert decks["ok"] and decks["points"] == 0
 
 

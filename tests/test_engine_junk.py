@@ -32,9 +32,13 @@ def test_the_parser_returns_cards_or_says_what_is_wrong(text):
 
 @st.composite
 def requests(draw):
-    request = draw(st.dictionaries(st.sampled_from(
-        ["game", "hand", "round", "role", "winner_all_pure", "rules", "extra"]), json_values,
-        max_size=6))  # fmt: skip
+    request = draw(
+        st.dictionaries(
+            st.sampled_from(["game", "hand", "round", "role", "winner_all_pure", "rules", "extra"]),
+            json_values,
+            max_size=6,
+        )
+    )
     if draw(st.booleans()):
         request["game"] = draw(st.sampled_from(["three-thirteen", "rummy13"]))
     if draw(st.booleans()):
@@ -42,9 +46,25 @@ def requests(draw):
     if draw(st.booleans()):
         request["round"] = draw(st.integers(-2, 13))
     if draw(st.booleans()):
-        request["rules"] = draw(st.dictionaries(st.sampled_from(
-            ["decks", "aces", "faces", "jokers", "all_wild_melds", "wild_rank",
-             "all_joker_melds", "max_count", "bogus"]), json_values, max_size=4))  # fmt: skip
+        request["rules"] = draw(
+            st.dictionaries(
+                st.sampled_from(
+                    [
+                        "decks",
+                        "aces",
+                        "faces",
+                        "jokers",
+                        "all_wild_melds",
+                        "wild_rank",
+                        "all_joker_melds",
+                        "max_count",
+                        "bogus",
+                    ]
+                ),
+                json_values,
+                max_size=4,
+            )
+        )
     return request
 
 

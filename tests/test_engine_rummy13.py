@@ -41,8 +41,11 @@ def test_four_pure_sequences_are_all_pure():
     result = declare("AH 2H 3H 4H 5S 6S 7S 8C 9C 10C JD QD KD")
     assert result.valid and result.all_pure
     assert meld_texts(result.arrangement.melds) == [
-        "5S 6S 7S", "8C 9C 10C", "AH 2H 3H 4H", "JD QD KD",
-    ]  # fmt: skip
+        "5S 6S 7S",
+        "8C 9C 10C",
+        "AH 2H 3H 4H",
+        "JD QD KD",
+    ]
 
 
 def test_a_declaration_without_a_pure_sequence_is_refused():

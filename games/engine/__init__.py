@@ -1,1 +1,36 @@
-"""The rules of Three Thirteen and 13-card Rummy as plain Python: no Django in here."""
+"""Every rule of every game, in plain Python with no Django import: the app, the importer and
+the `score_hands` command read games through this package."""
+
+from .cards import CardError
+from .games import KINDS, GameKind, Scored, Seating, kind_of, next_dealer, standings
+from .outcomes import (
+    CARDS,
+    DROP,
+    FIXED_NAMES,
+    MAX_POINTS,
+    MIDDLE_DROP,
+    OUTCOMES,
+    POINTS,
+    WENT_OUT,
+    WRONG_DECLARATION,
+)
+
+__all__ = [
+    "CARDS",
+    "DROP",
+    "FIXED_NAMES",
+    "KINDS",
+    "MAX_POINTS",
+    "MIDDLE_DROP",
+    "OUTCOMES",
+    "POINTS",
+    "WENT_OUT",
+    "WRONG_DECLARATION",
+    "CardError",
+    "GameKind",
+    "Scored",
+    "Seating",
+    "kind_of",
+    "next_dealer",
+    "standings",
+]

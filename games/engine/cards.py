@@ -148,6 +148,15 @@ def check_hand_supply(cards, decks: int, jokers: int) -> None:
         raise CardError(message)
 
 
+def check_deck(cards, suits, ranks, decks: int, jokers: int, game_name: str) -> None:
+    """Only cards of the game's decks (its suits and ranks, and the jokers in play), and no more
+    copies of a card than the decks hold."""
+    for card in cards:
+        if not card.is_joker and (card.suit not in suits or card.rank not in ranks):
+            raise CardError(f"{card} ({card.name}) is not a card of {game_name}")
+    check_hand_supply(cards, decks, jokers)
+
+
 def check_round_supply(hands, decks: int, jokers: int) -> None:
     """All the hands of one round together obey the same supply limit as a single hand."""
     total = Counter()

@@ -2,10 +2,11 @@
 
 from dataclasses import dataclass, field
 
+from .answers import arrangement_fields, hand_in, round_in
 from .arrangement import Arrangement
-from .cards import FIVE_SUITS, Card, CardError, check_hand_supply
+from .cards import FIVE_SUITS, Card, check_deck
 from .options import Rules, option
-from .three_thirteen import ROUNDS, check_round_number, is_wild, least_penalty
+from .three_thirteen import ROUNDS, check_round_hand, least_penalty, wild_rank
 
 RANKS = tuple(range(3, 14))  # 3 to King: no aces, no twos
 JOKERS_PER_DECK = 3
@@ -46,25 +47,12 @@ def card_value(card: Card, wild: int) -> int:
     return card.rank
 
 
-def check_cards(cards: list[Card], rules: FiveCrownsRules) -> None:
-    """Only the cards of a Five Crowns deck (five suits, 3 to K, jokers), within the supply."""
-    for card in cards:
-        if not card.is_joker and (card.rank not in RANKS or card.suit not in FIVE_SUITS):
-            raise CardError(
-                f"{card} ({card.name}) is not a Five Crowns card: its ranks run from 3 to King"
-            )
-    check_hand_supply(cards, rules.decks, rules.jokers)
-
-
 def arrange(cards: list[Card], round_number: int, rules: FiveCrownsRules) -> Arrangement:
-    """The arrangement into books and runs that leaves the least penalty (RULES.md)."""
-    expected = check_round_number(round_number) + 2
-    if len(cards) != expected:
-        raise CardError(
-            f"a hand in round {round_number} holds {expected} cards; this one has {len(cards)}"
-        )
-    check_cards(cards, rules)
-    wild = round_number + 2
+    """The arrangement into books and runs that leaves the least penalty (RULES.md): the
+    search of Three Thirteen with Five Crowns' deck and prices."""
+    check_round_hand(cards, round_number)
+    check_deck(cards, FIVE_SUITS, RANKS, rules.decks, rules.jokers, FiveCrownsRules.game_name)
+    wild = wild_rank(round_number)
     return least_penalty(
         cards,
         wild,
@@ -75,4 +63,7 @@ def arrange(cards: list[Card], round_number: int, rules: FiveCrownsRules) -> Arr
     )
 
 
-__all__ = ["ROUNDS", "FiveCrownsRules", "arrange", "card_value", "check_cards", "is_wild"]
+def command_answer(request: dict, rules: FiveCrownsRules) -> dict:
+    """A `score_hands` answer: the penalty, one best arrangement and the cards left out."""
+    round_number = round_in(request, FiveCrownsRules.game_name, ROUNDS)
+    return arrangement_fields(arrange(hand_in(request), round_number, rules))

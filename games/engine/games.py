@@ -1,7 +1,7 @@
 """One description per game: its words, its rounds, its deck, its options and how a hand of
 it is scored. Everything above the engine reads these; nothing there branches on the game."""
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 
 from . import five_crowns, rummy13, three_thirteen
@@ -11,21 +11,12 @@ from .cards import (
     SUITS,
     Card,
     CardError,
-    check_hand_supply,
+    check_deck,
     check_round_supply,
     parse_hand,
 )
 from .options import described, options_of
-
-# How a hand can end. Which of them a game offers is in its description.
-CARDS = "cards"
-WENT_OUT = "went_out"  # went out (Three Thirteen, Five Crowns); declared and won (Rummy)
-POINTS = "points"  # entered as a number
-DROP = "drop"
-MIDDLE_DROP = "middle_drop"
-WRONG_DECLARATION = "wrong_declaration"
-OUTCOMES = (CARDS, WENT_OUT, POINTS, DROP, MIDDLE_DROP, WRONG_DECLARATION)
-MAX_POINTS = 10_000  # the most a hand may be entered as
+from .outcomes import CARDS, FIXED_NAMES, MAX_POINTS, POINTS, WENT_OUT
 
 
 @dataclass
@@ -55,6 +46,14 @@ class Seating:
     out_after: int | None = None  # pool play: the round after which the seat was out
 
 
+def _no_pool(rules) -> int | None:
+    return None
+
+
+def _no_fixed_penalties(rules) -> dict[str, int]:
+    return {}
+
+
 @dataclass(frozen=True)
 class GameKind:
     """A game as data: words, rounds, deck, options and scoring."""
@@ -71,16 +70,24 @@ class GameKind:
     suits: tuple[str, ...]
     ranks: tuple[int, ...]
     hand_size: Callable[[int], int]  # round number -> cards a hand holds when scored
-    # (round number, rules) -> the rank that is wild, or None
-    wild_rank: Callable[[int, object], int | None]
     wild_word: str  # how the round page names the wild rank: "{rank}s are wild"
     # (cards, round number, rules, went out) -> Scored
     score_cards: Callable[[list, int, object, bool], Scored]
+    # (a `score_hands` request, its rules) -> the answer's fields (RULES.md)
+    command: Callable[[dict, object], dict]
     blurb: str = ""
+    # The wild rank, decided by the round's number alone, or else by the options (or neither).
+    round_wild: Callable[[int], int] | None = None
+    rules_wild: Callable[[object], int | None] | None = None
     default_decks: Callable[[int], int] | None = None  # players -> decks, if it depends
     # (count, winner all pure, rules) -> the count of a hand once the round is known, for
     # games where the winner's hand changes the others' (Rummy's double and cap)
     final_count: Callable[[int, bool, object], int] | None = None
+    doubled_note: str = ""  # the round page's words when that happens
+    pure_remark: str = ""  # ... and the winner's, beside their points
+    pool_limit: Callable[[object], int | None] = _no_pool  # the total that puts a player out
+    # Outcomes that cost a fixed number of points instead of counting cards (pool Rummy's drops)
+    fixed_penalties: Callable[[object], dict[str, int]] = _no_fixed_penalties
 
     # ---------------------------------------------------------------- options
 
@@ -103,26 +110,36 @@ class GameKind:
     def jokers(self, rules) -> int:
         return getattr(rules, "jokers", 0)
 
-    def pool_limit(self, rules) -> int | None:
-        """The total at which a player is out of the game, in pool play."""
-        if getattr(rules, "format", None) == rummy13.FORMAT_POOL:
-            return rules.pool_limit
-        return None
-
     # ---------------------------------------------------------------- rounds
 
-    def rank_label(self, rank: int | None) -> str | None:
-        return None if rank is None else RANK_LABELS[rank - 1]
+    def wild_rank(self, round_number: int, rules) -> int | None:
+        """The rank that is wild in a round, if any."""
+        if self.round_wild is not None:
+            return self.round_wild(round_number)
+        return self.rules_wild(rules) if self.rules_wild is not None else None
 
     def wild_label(self, round_number: int, rules) -> str | None:
         """The wild rank of a round in words, e.g. "7s are wild", or None."""
-        rank = self.wild_rank(round_number, rules)
+        return self._wild_words(self.wild_rank(round_number, rules))
+
+    def round_wild_label(self, round_number: int) -> str | None:
+        """The wild rank in words where the round's number alone decides it (so it is the same
+        in every game of this kind), else None."""
+        if self.round_wild is None:
+            return None
+        return self._wild_words(self.round_wild(round_number))
+
+    def _wild_words(self, rank: int | None) -> str | None:
         return None if rank is None else self.wild_word.format(rank=RANK_LABELS[rank - 1])
 
     def deck(self, rules) -> list[Card]:
         """Every different card the round's picker offers, suit by suit, jokers last."""
         cards = [Card(rank, suit) for suit in self.suits for rank in self.ranks]
         return cards + ([Card(0, "")] if self.jokers(rules) else [])
+
+    def copies(self, card: Card, rules) -> int:
+        """How many of a card the round's supply holds."""
+        return self.jokers(rules) if card.is_joker else rules.decks
 
     def is_wild(self, card: Card, round_number: int, rules) -> bool:
         return card.is_joker or card.rank == self.wild_rank(round_number, rules)
@@ -135,25 +152,11 @@ class GameKind:
         choices.append((POINTS, "Points as a number"))
         return choices
 
-    def fixed_penalties(self, rules) -> dict[str, int]:
-        """Outcomes that cost a fixed number of points instead of counting cards (pool
-        Rummy's drops and wrong declaration)."""
-        if self.pool_limit(rules) is None:
-            return {}
-        return {
-            DROP: rules.first_drop,
-            MIDDLE_DROP: rules.middle_drop,
-            WRONG_DECLARATION: rules.wrong_declaration,
-        }
-
     # ---------------------------------------------------------------- scoring
 
     def check_cards(self, cards: list[Card], rules) -> None:
         """Refuse cards this game's decks do not have, or more copies than are in play."""
-        for card in cards:
-            if not card.is_joker and (card.suit not in self.suits or card.rank not in self.ranks):
-                raise CardError(f"{card} ({card.name}) is not a card of {self.name}")
-        check_hand_supply(cards, rules.decks, self.jokers(rules))
+        check_deck(cards, self.suits, self.ranks, rules.decks, self.jokers(rules), self.name)
 
     def score(self, outcome: str, cards_text: str, round_number: int, rules, entered=None):
         """Score what was entered for one hand, or say what is wrong with it."""
@@ -195,13 +198,24 @@ class GameKind:
             scored.error = str(error)
             return scored
 
+    def doubled(self, hands: Iterable[tuple[str, bool]]) -> bool:
+        """Whether the round's winner makes the others' counts change, from (outcome, all
+        pure) of its hands: a Rummy winner's four pure sequences double them."""
+        return self.final_count is not None and any(
+            outcome == WENT_OUT and pure for outcome, pure in hands
+        )
+
+    def round_notes(self, hands: Iterable[tuple[str, bool]]) -> list[str]:
+        """What the round page says of the round as a whole, from (outcome, all pure)."""
+        return [self.doubled_note] if self.doubled(hands) else []
+
     def round_points(self, hands: list[tuple[str, int, bool]], rules) -> list[int]:
         """Each hand's points once the whole round is known, from (outcome, points scored on
         its own, all pure): a Rummy winner's four pure sequences double the counted hands of
         the others, and the maximum count applies after."""
         if self.final_count is None:
             return [points for _, points, _ in hands]
-        doubled = any(outcome == WENT_OUT and pure for outcome, _, pure in hands)
+        doubled = self.doubled((outcome, pure) for outcome, _, pure in hands)
         return [
             self.final_count(points, doubled, rules) if outcome == CARDS else points
             for outcome, points, _ in hands
@@ -216,6 +230,20 @@ class GameKind:
         return None
 
     # ---------------------------------------------------------------- the table
+
+    def seatings(self, seats: Iterable[tuple[object, int, Mapping[int, int]]], rules):
+        """Each seat as the table rules see it, from (key, position, {round number: points}):
+        its total and, in pool play, the round after which it was out."""
+        limit = self.pool_limit(rules)
+        found = []
+        for key, position, by_round in seats:
+            running, out = 0, None
+            for number in sorted(by_round):
+                running += by_round[number]
+                if out is None and limit is not None and running >= limit:
+                    out = number
+            found.append(Seating(key, position, running, out))
+        return found
 
     def playing(self, seats: list[Seating], rules) -> list[Seating]:
         """Seats still in the game before a round: in pool play, a player whose total has
@@ -248,9 +276,6 @@ class GameKind:
         return problems
 
 
-FIXED_NAMES = {DROP: "Drop", MIDDLE_DROP: "Middle drop", WRONG_DECLARATION: "Wrong declaration"}
-
-
 def next_dealer(positions: list[int], previous: int | None, playing: set[int]) -> int:
     """The deal passes to the left: the next seat after the previous dealer still playing
     (the first seat deals first)."""
@@ -281,18 +306,6 @@ def standings(seats: list[Seating]) -> list[tuple[int, Seating]]:
         else:
             places.append((index + 1, seat))
     return places
-
-
-def out_after(totals_by_round: list[int], limit: int | None) -> int | None:
-    """The round after which a running total first reached the pool limit, if it did."""
-    if limit is None:
-        return None
-    running = 0
-    for number, points in enumerate(totals_by_round, start=1):
-        running += points
-        if running >= limit:
-            return number
-    return None
 
 
 # ---------------------------------------------------------------- the three games
@@ -351,11 +364,12 @@ THREE_THIRTEEN = GameKind(
     rounds=three_thirteen.ROUNDS,
     rules_class=three_thirteen.ThreeThirteenRules,
     suits=SUITS,
-    ranks=tuple(range(1, 14)),
-    hand_size=lambda number: number + 2,
-    wild_rank=lambda number, rules: number + 2,
+    ranks=three_thirteen.RANKS,
+    hand_size=three_thirteen.cards_in_round,
+    round_wild=three_thirteen.wild_rank,
     wild_word="{rank}s wild",
     score_cards=_melds_all(three_thirteen.arrange, three_thirteen.went_out_error),
+    command=three_thirteen.command_answer,
     blurb="11 rounds of 3 to 13 cards; a new wild rank every round.",
     default_decks=three_thirteen.default_decks,
 )
@@ -371,12 +385,17 @@ RUMMY13 = GameKind(
     rounds=None,
     rules_class=rummy13.RummyRules,
     suits=SUITS,
-    ranks=tuple(range(1, 14)),
+    ranks=rummy13.RANKS,
     hand_size=lambda number: rummy13.HAND_SIZE,
-    wild_rank=lambda number, rules: rules.wild_rank,
+    rules_wild=lambda rules: rules.wild_rank,
     wild_word="{rank}s are jokers too",
     score_cards=_score_rummy,
+    command=rummy13.command_answer,
     final_count=rummy13.final_count,
+    doubled_note=rummy13.DOUBLED_NOTE,
+    pure_remark=rummy13.ALL_PURE_REMARK,
+    pool_limit=rummy13.pool_limit,
+    fixed_penalties=rummy13.fixed_penalties,
     blurb="Pure sequence, jokers; losers count what they cannot meld.",
 )
 
@@ -392,10 +411,11 @@ FIVE_CROWNS = GameKind(
     rules_class=five_crowns.FiveCrownsRules,
     suits=FIVE_SUITS,
     ranks=five_crowns.RANKS,
-    hand_size=lambda number: number + 2,
-    wild_rank=lambda number, rules: number + 2,
+    hand_size=three_thirteen.cards_in_round,
+    round_wild=three_thirteen.wild_rank,
     wild_word="{rank}s wild",
     score_cards=_melds_all(five_crowns.arrange, three_thirteen.went_out_error),
+    command=five_crowns.command_answer,
     blurb="Five suits, 3 to King, 11 rounds; the round's rank and six jokers are wild.",
 )
 

@@ -3,11 +3,17 @@
 from dataclasses import dataclass, field
 from itertools import combinations
 
+from .answers import arrangement_fields, hand_in
 from .arrangement import Arrangement
-from .cards import RANK_LABELS, SUITS, Card, CardError, check_hand_supply, sort_cards
+from .cards import RANK_LABELS, SUITS, Card, CardError, check_deck, sort_cards
 from .options import Rules, option
+from .outcomes import DROP, MIDDLE_DROP, WRONG_DECLARATION
 
 HAND_SIZE = 13
+RANKS = tuple(range(1, 14))
+# The words of the all-pure double, for the round page.
+DOUBLED_NOTE = "The winner declared four pure sequences: the other counts are doubled."
+ALL_PURE_REMARK = "four pure sequences: the others count double"
 FORMAT_OPEN = "open"
 FORMAT_POOL = "pool"
 POOL_LIMITS = (101, 201)
@@ -102,9 +108,21 @@ class RummyRules(Rules):
         object.__setattr__(self, "wild_rank", _rank_value(self.wild_rank))
         Rules.__post_init__(self)
 
-    @property
-    def wild_rank_label(self) -> str | None:
-        return None if self.wild_rank is None else RANK_LABELS[self.wild_rank - 1]
+
+def pool_limit(rules: RummyRules) -> int | None:
+    """In pool play a player whose total reaches the limit is out; open play has no limit."""
+    return rules.pool_limit if rules.format == FORMAT_POOL else None
+
+
+def fixed_penalties(rules: RummyRules) -> dict[str, int]:
+    """Pool play's drops and wrong declaration cost fixed points instead of a count."""
+    if rules.format != FORMAT_POOL:
+        return {}
+    return {
+        DROP: rules.first_drop,
+        MIDDLE_DROP: rules.middle_drop,
+        WRONG_DECLARATION: rules.wrong_declaration,
+    }
 
 
 def is_joker(card: Card, rules: RummyRules) -> bool:
@@ -125,10 +143,7 @@ def check_hand(cards: list[Card], rules: RummyRules) -> list[Card]:
     """A hand fit for scoring: 13 cards within the supply of cards in play."""
     if len(cards) != HAND_SIZE:
         raise CardError(f"a 13-card Rummy hand holds 13 cards; this one has {len(cards)}")
-    for card in cards:
-        if not card.is_joker and card.suit not in SUITS:
-            raise CardError(f"{card} ({card.name}) is not a card of a standard deck")
-    check_hand_supply(cards, rules.decks, rules.jokers)
+    check_deck(cards, SUITS, RANKS, rules.decks, rules.jokers, RummyRules.game_name)
     return cards
 
 
@@ -162,9 +177,18 @@ class _Meld:
     """A candidate meld over card ids: the ids standing as themselves and the joker slots."""
 
     __slots__ = (
-        "ids", "jokers", "kind", "value", "flex", "slots", "size", "pure", "need", "plain",
+        "ids",
+        "jokers",
+        "kind",
+        "value",
+        "flex",
+        "slots",
+        "size",
+        "pure",
+        "need",
+        "plain",
         "copies",
-    )  # fmt: skip
+    )
 
     def __init__(self, slots, ids, kind, value, flex, need):
         self.slots = slots  # card ids in laid-out order, None where a joker stands in
@@ -359,8 +383,15 @@ def _loser(hand: _Hand) -> Arrangement:
                 and (m.kind != SET or sets_after < 2)
             ]
             chosen.append(meld)
-            search(playable, after, pool_after, fours_after, threes_after, sets_after,
-                   value + meld.value)  # fmt: skip
+            search(
+                playable,
+                after,
+                pool_after,
+                fours_after,
+                threes_after,
+                sets_after,
+                value + meld.value,
+            )
             chosen.pop()
 
     # Every layout shown must hold a pure sequence: anchor the search on one.
@@ -509,9 +540,15 @@ class _Cover:
             if allow_singles and len(chosen) + placed < 4:
                 singles.append(lowest)
                 level = search(
-                    free - (1 << (_FIELD * lowest)), fours, four_set, threes, sets, slots,
-                    flex_used, uncovered - 1,
-                )  # fmt: skip
+                    free - (1 << (_FIELD * lowest)),
+                    fours,
+                    four_set,
+                    threes,
+                    sets,
+                    slots,
+                    flex_used,
+                    uncovered - 1,
+                )
                 singles.pop()
                 if level > best:
                     best = level
@@ -613,3 +650,31 @@ def _declared(hand: _Hand, melds: list[_Meld], singles: list[int], stand_in_size
     slots += [(None,) * size for size in stand_in_sizes]
     laid, _ = hand.lay_out(slots)
     return Arrangement(0, laid, ())
+
+
+ROLES = ("loser", "winner")
+
+
+def command_answer(request: dict, rules: RummyRules) -> dict:
+    """A `score_hands` answer: a loser's count (doubled when the winner's melds are all pure)
+    with the melds it leaves out, or a declaration judged, with the reason when it fails."""
+    cards = hand_in(request)
+    role = request.get("role", "loser")
+    if role not in ROLES:
+        raise CardError('"role" must be "loser" or "winner"')
+    if role == "winner":
+        judged = declaration(cards, rules)
+        answer = arrangement_fields(judged.arrangement)
+        answer["points"] = final_count(judged.arrangement.points, False, rules)
+        answer["valid"] = judged.valid
+        answer["all_pure"] = judged.all_pure
+        if not judged.valid:
+            answer["reason"] = judged.reason
+        return answer
+    doubled = request.get("winner_all_pure", False)
+    if not isinstance(doubled, bool):
+        raise CardError('"winner_all_pure" must be true or false')
+    arrangement = loser_arrangement(cards, rules)
+    answer = arrangement_fields(arrangement)
+    answer["points"] = final_count(arrangement.points, doubled, rules)
+    return answer

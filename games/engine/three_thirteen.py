@@ -2,11 +2,13 @@
 
 from dataclasses import dataclass, field
 
+from .answers import arrangement_fields, hand_in, round_in
 from .arrangement import Arrangement
-from .cards import SUITS, Card, CardError, check_hand_supply, sort_cards
+from .cards import SUITS, Card, CardError, check_deck, sort_cards
 from .options import Rules, option
 
 ROUNDS = 11
+RANKS = tuple(range(1, 14))
 ACES_LOW = "low"
 ACES_HIGH_OR_LOW = "high_or_low"
 FACES_TEN = "ten"
@@ -15,31 +17,23 @@ JOKER_PENALTY = 20
 HIGH_ACE_PENALTY = 15
 
 
-def check_round_number(round_number) -> int:
-    """Rounds are numbered 1 to 11."""
-    if isinstance(round_number, bool) or not isinstance(round_number, int):
-        raise CardError("the round must be a whole number from 1 to 11")
-    if not 1 <= round_number <= ROUNDS:
-        raise CardError(f"there is no round {round_number}: Three Thirteen has rounds 1 to 11")
-    return round_number
-
-
 def cards_in_round(round_number: int) -> int:
     """In round r each player holds r + 2 cards."""
-    return check_round_number(round_number) + 2
+    return round_number + 2
 
 
 def wild_rank(round_number: int) -> int:
     """The wild rank of round r is the rank numbered r + 2 (3s in round 1 … Kings in round 11)."""
-    return check_round_number(round_number) + 2
+    return round_number + 2
 
 
-def check_cards(cards: list[Card], rules: "ThreeThirteenRules") -> None:
-    """Only the cards of standard decks (and the jokers in play), within the supply."""
-    for card in cards:
-        if not card.is_joker and card.suit not in SUITS:
-            raise CardError(f"{card} ({card.name}) is not a card of a standard deck")
-    check_hand_supply(cards, rules.decks, rules.jokers)
+def check_round_hand(cards: list[Card], round_number: int) -> None:
+    """A hand of round r holds r + 2 cards (Three Thirteen and Five Crowns alike)."""
+    expected = cards_in_round(round_number)
+    if len(cards) != expected:
+        raise CardError(
+            f"a hand in round {round_number} holds {expected} cards; this one has {len(cards)}"
+        )
 
 
 def default_decks(players: int) -> int:
@@ -120,21 +114,17 @@ def is_wild(card: Card, wild: int | None) -> bool:
     return card.is_joker or card.rank == wild
 
 
-def parse_checked_hand(cards: list[Card], round_number: int, rules: ThreeThirteenRules):
-    """A hand fit for scoring: the round's card count and the supply of cards in play."""
-    expected = cards_in_round(round_number)
-    if len(cards) != expected:
-        raise CardError(
-            f"a hand in round {round_number} holds {expected} cards; this one has {len(cards)}"
-        )
-    check_cards(cards, rules)
-    return cards
-
-
 def arrange(cards: list[Card], round_number: int, rules: ThreeThirteenRules) -> Arrangement:
     """The arrangement of a round's hand into melds that leaves the least penalty (RULES.md)."""
-    parse_checked_hand(cards, round_number, rules)
+    check_round_hand(cards, round_number)
+    check_deck(cards, SUITS, RANKS, rules.decks, rules.jokers, ThreeThirteenRules.game_name)
     return arrange_cards(cards, wild_rank(round_number), rules)
+
+
+def command_answer(request: dict, rules: ThreeThirteenRules) -> dict:
+    """A `score_hands` answer: the penalty, one best arrangement and the cards left out."""
+    round_number = round_in(request, ThreeThirteenRules.game_name, ROUNDS)
+    return arrangement_fields(arrange(hand_in(request), round_number, rules))
 
 
 def arrange_cards(cards: list[Card], wild: int | None, rules: ThreeThirteenRules) -> Arrangement:

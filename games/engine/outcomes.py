@@ -1,0 +1,11 @@
+"""How a hand can end. Which of them a game offers is in its description (games.GameKind)."""
+
+CARDS = "cards"
+WENT_OUT = "went_out"  # went out (Three Thirteen, Five Crowns); declared and won (Rummy)
+POINTS = "points"  # entered as a number
+DROP = "drop"
+MIDDLE_DROP = "middle_drop"
+WRONG_DECLARATION = "wrong_declaration"
+OUTCOMES = (CARDS, WENT_OUT, POINTS, DROP, MIDDLE_DROP, WRONG_DECLARATION)
+FIXED_NAMES = {DROP: "Drop", MIDDLE_DROP: "Middle drop", WRONG_DECLARATION: "Wrong declaration"}
+MAX_POINTS = 10_000  # the most a hand may be entered as
