@@ -30,5 +30,5 @@ class Migration(migrations.Migration):
             name='colour_index',
             field=models.PositiveSmallIntegerField(default=0),
         ),
-        migrations.RunPython(number_players, migrations.RunPython.noop),
+        migrations.RunPython(number_players, migrations.RunPython.noop, elidable=True),
     ]

@@ -38,7 +38,7 @@ class Migration(migrations.Migration):
     ]
 
     operations = [
-        migrations.RunPython(refuse_clashing_names, migrations.RunPython.noop),
+        migrations.RunPython(refuse_clashing_names, migrations.RunPython.noop, elidable=True),
         migrations.RemoveConstraint(
             model_name='player',
             name='unique_player_name_per_group',
@@ -48,7 +48,7 @@ class Migration(migrations.Migration):
             name='updated_by_name',
             field=models.CharField(blank=True, max_length=150),
         ),
-        migrations.RunPython(name_last_savers, migrations.RunPython.noop),
+        migrations.RunPython(name_last_savers, migrations.RunPython.noop, elidable=True),
         migrations.AlterField(
             model_name='game',
             name='kind',

@@ -51,5 +51,5 @@ class Migration(migrations.Migration):
             model_name='membership',
             constraint=models.UniqueConstraint(fields=('user', 'group'), name='one_membership_per_group'),
         ),
-        migrations.RunPython(existing_logins_own_their_groups, migrations.RunPython.noop),
+        migrations.RunPython(existing_logins_own_their_groups, migrations.RunPython.noop, elidable=True),
     ]
