@@ -5,15 +5,18 @@ from dataclasses import dataclass
 from functools import cache, wraps
 
 from django.conf import settings
+from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.models import AnonymousUser, User
 from django.contrib.auth.views import redirect_to_login
-from django.core.exceptions import PermissionDenied
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.db.models import Exists, OuterRef, Subquery, Value
 from django.http import Http404, HttpRequest
 from django.utils import timezone
+from django.utils.crypto import constant_time_compare
 from django_htmx.middleware import HtmxDetails
 
-from .models import Group, GuestPass, Membership
+from .models import GUEST_LIFE, Group, GuestPass, Membership
 
 
 class HtmxHttpRequest(HttpRequest):
@@ -51,50 +54,78 @@ class Guest:
         return f"guest on {self.device}"
 
 
-def _guest(session) -> Guest | None:
-    """The session's guest grant while its pass is still good (not expired, game not finished)."""
+def _guest(session) -> tuple[Guest | None, str]:
+    """The session's guest grant while its pass is still good (not expired, game not
+    finished), and the time zone of the game's group."""
     grant = session.get(GUEST_KEY)
     if not isinstance(grant, dict):
-        return None
+        return None, ""
     guest_pass = (
-        GuestPass.objects.select_related("game")
+        GuestPass.objects.select_related("game__group")
         .filter(token=str(grant.get("token")), game_id=grant.get("game"))
         .first()
     )
     if guest_pass is None or guest_pass.problem():
-        return None
-    return Guest(guest_pass.game_id, guest_pass.game.group_id, str(grant.get("device", "")))
+        return None, ""
+    game = guest_pass.game
+    return Guest(game.pk, game.group_id, str(grant.get("device", ""))), game.group.time_zone
 
 
 def let_guest_in(request: "TableRequest", guest_pass: GuestPass, device: str) -> None:
-    request.session[GUEST_KEY] = {"game": guest_pass.game_id, "token": guest_pass.token,
-                                  "device": device}  # fmt: skip
+    request.session[GUEST_KEY] = {
+        "game": guest_pass.game_id,
+        "token": guest_pass.token,
+        "device": device,
+    }
 
 
 GROUP_KEY = "group_id"
 
 
+def own_access(view):
+    """Marks a view that checks who is asking itself, in its own query (the live polls): the
+    middleware then leaves the request's group unread until `resolve_table` is called."""
+    view.own_access = True
+    return view
+
+
 class CurrentGroupMiddleware:
-    """Sets `request.group`, the group whose data this request may see (None for nobody).
+    """Sets `request.group`, the group whose data this request may see (None for nobody), the
+    request's guest grant, and the time zone every time is shown in.
 
     The chosen group is kept in the session and checked against the login's memberships on
-    every request, so a removed member loses it at once; otherwise their first group."""
+    every request, so a removed member loses it at once; otherwise their first group. Times
+    are shown in the group's time zone or, when it chose none, the phone's own."""
 
     def __init__(self, get_response):
         self.get_response = get_response
 
     def __call__(self, request):
         request.group, request.membership, request.memberships = None, None, []
-        request.guest, request.as_guest = _guest(request.session), False
-        if request.user.is_authenticated:
-            request.memberships = list(
-                Membership.objects.select_related("group").filter(user=request.user)
-            )
-            chosen = request.session.get(GROUP_KEY)
-            current = next((m for m in request.memberships if m.group_id == chosen), None)
-            request.membership = current or next(iter(request.memberships), None)
-            request.group = request.membership.group if request.membership else None
-        return self.get_response(request)
+        request.guest, request.as_guest, request.time_zone = None, False, ""
+        try:
+            return self.get_response(request)
+        finally:
+            timezone.deactivate()
+
+    def process_view(self, request, view_func, view_args, view_kwargs):
+        if not getattr(view_func, "own_access", False):
+            resolve_table(request)
+
+
+def resolve_table(request) -> None:
+    """Who is asking, read from the session and the database (two queries for a member)."""
+    request.guest, guest_zone = _guest(request.session)
+    if request.user.is_authenticated:
+        request.memberships = list(
+            Membership.objects.select_related("group").filter(user=request.user)
+        )
+        chosen = request.session.get(GROUP_KEY)
+        current = next((m for m in request.memberships if m.group_id == chosen), None)
+        request.membership = current or next(iter(request.memberships), None)
+        request.group = request.membership.group if request.membership else None
+    zone = request.group.time_zone if request.group is not None else guest_zone
+    activate_time_zone(request, zone)
 
 
 def switch_group(request: TableRequest, group: Group) -> None:
@@ -112,31 +143,11 @@ def known_time_zones() -> frozenset[str]:
     return frozenset(zoneinfo.available_timezones())
 
 
-class TimeZoneMiddleware:
-    """Shows every time in the group's time zone, or when it chose none, in the phone's own."""
-
-    def __init__(self, get_response):
-        self.get_response = get_response
-
-    def __call__(self, request):
-        group = getattr(request, "group", None)
-        guest = getattr(request, "guest", None)
-        if group is not None:
-            chosen = group.time_zone
-        elif guest is not None:  # a guest sees the game's group's times
-            chosen = Group.objects.filter(pk=guest.group_id).values_list("time_zone", flat=True)
-            chosen = next(iter(chosen), "")
-        else:
-            chosen = ""
-        phone = request.COOKIES.get(TIME_ZONE_COOKIE, "")
-        name = next((z for z in (chosen, phone) if z in known_time_zones()), "")
-        request.time_zone = name
-        if name:
-            timezone.activate(zoneinfo.ZoneInfo(name))
-        try:
-            return self.get_response(request)
-        finally:
-            timezone.deactivate()
+def activate_time_zone(request, chosen: str) -> None:
+    """Every time in the group's chosen zone, or else the phone's own (or the server's)."""
+    name = request.time_zone = _zone(request, chosen)
+    if name:
+        timezone.activate(zoneinfo.ZoneInfo(name))
 
 
 def member_required(view):
@@ -196,3 +207,94 @@ def client_ip(request: HttpRequest) -> str:
         if forwarded and forwarded[-1]:
             return forwarded[-1]
     return request.META.get("REMOTE_ADDR", "")
+
+
+@dataclass(frozen=True)
+class Viewer:
+    """Who a live page is drawn for: its state is the same for all who share these."""
+
+    user_id: int | None
+    group_id: int | None
+    time_zone: str
+
+
+def viewer(request: TableRequest) -> Viewer:
+    """The viewer of a request the middleware has resolved."""
+    group = request.group
+    return Viewer(request.user.pk, group.pk if group else None, request.time_zone)
+
+
+def quick_look(request, rows, wanted, *, guests_too: bool) -> tuple[Viewer, dict] | None:
+    """One query for a live poll: the `wanted` fields of the row of `rows` (a game or a game
+    night, filtered by its pk) with who is asking checked in the same statement, as
+    `resolve_table` and the views' checks would decide it. None whenever that is not certain:
+    then the poll takes the usual way, which decides exactly as every page does (and answers
+    404, or the login page).
+
+    A member: the session's user (still active, its password unchanged since the session
+    began), whose current group (the one chosen in the session, if still a membership, else
+    the first) is the row's group. A guest (`guests_too`, no login): the session's pass to
+    this very game, not expired, the game not finished."""
+    session = request.session
+    grant = session.get(GUEST_KEY)
+    user_id = session.get(SESSION_KEY)
+    fields = ["group_id", "group__time_zone"]
+    if user_id is not None:
+        if (
+            grant is not None
+            or session.get(BACKEND_SESSION_KEY) not in settings.AUTHENTICATION_BACKENDS
+        ):
+            return None
+        try:
+            user_id = User._meta.pk.to_python(user_id)
+        except ValidationError:
+            return None
+        memberships = Membership.objects.filter(user_id=user_id)
+        chosen = session.get(GROUP_KEY)
+        row = (
+            rows.annotate(
+                viewer_password=Subquery(
+                    User.objects.filter(pk=user_id, is_active=True).values("password")[:1]
+                ),
+                viewer_chose=Exists(memberships.filter(group_id=chosen))
+                if isinstance(chosen, int)
+                else Value(False),
+                viewer_first=Subquery(
+                    memberships.order_by("joined_at", "pk").values("group_id")[:1]
+                ),
+            )
+            .values(*fields, "viewer_password", "viewer_chose", "viewer_first", *wanted)
+            .first()
+        )
+        if row is None or row["viewer_password"] is None:
+            return None
+        known = User(password=row["viewer_password"]).get_session_auth_hash()
+        if not constant_time_compare(str(session.get(HASH_SESSION_KEY, "")), known):
+            return None
+        current = chosen if row["viewer_chose"] else row["viewer_first"]
+        if current != row["group_id"]:
+            return None
+        zone = _zone(request, row["group__time_zone"])
+        return Viewer(user_id, row["group_id"], zone), row
+    if not guests_too or not isinstance(grant, dict) or not isinstance(grant.get("game"), int):
+        return None
+    passes = GuestPass.objects.filter(
+        game_id=OuterRef("pk"),
+        token=str(grant.get("token")),
+        created_at__gt=timezone.now() - GUEST_LIFE,
+    )
+    row = (
+        rows.filter(pk=grant.get("game"), finished_at__isnull=True)
+        .annotate(guest_pass=Exists(passes))
+        .values(*fields, "guest_pass", *wanted)
+        .first()
+    )
+    if row is None or not row["guest_pass"]:
+        return None
+    return Viewer(None, None, _zone(request, row["group__time_zone"])), row
+
+
+def _zone(request, chosen: str) -> str:
+    """The zone `activate_time_zone` would pick, without activating it."""
+    phone = request.COOKIES.get(TIME_ZONE_COOKIE, "")
+    return next((z for z in (chosen, phone) if z in known_time_zones()), "")

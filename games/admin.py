@@ -77,5 +77,5 @@ class HandAdmin(admin.ModelAdmin):
 
 @admin.register(HandChange)
 class HandChangeAdmin(admin.ModelAdmin):
-    list_display = ["hand", "changed_by", "changed_at", "old_summary", "new_summary"]
-    list_select_related = ["hand__seat__player", "hand__round__game__night", "changed_by"]
+    list_display = ["__str__", "changed_by", "changed_at", "old_summary", "new_summary"]
+    list_select_related = ["seat__player", "round", "changed_by"]

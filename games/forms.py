@@ -6,11 +6,12 @@ from django.contrib.auth.forms import PasswordChangeForm, UserCreationForm
 from django.core.validators import MaxLengthValidator
 from django.utils import timezone
 
-from games.engine import games as engine
+from games import engine
 from games.engine.cards import CardError, format_cards, parse_hand
 
+from .access import known_time_zones
 from .import_schema import MAX_FILE_BYTES
-from .models import GAME_KINDS, NAME_LENGTH, Entry, Hand, Player, normalise_name
+from .models import GAME_KINDS, NAME_LENGTH, Entry, Game, Hand, Player, normalise_name
 
 MAX_PLAYERS = 8
 
@@ -123,10 +124,13 @@ class NewGameForm(forms.Form):
     def option_groups(self):
         """Each game's options, as the form shows them."""
         return [
-            (kind.slug, f"{kind.name} options",
-             [self[kind.form_prefix + name] for name, _, _ in kind.options()])
+            (
+                kind.slug,
+                f"{kind.name} options",
+                [self[kind.form_prefix + name] for name, _, _ in kind.options()],
+            )
             for kind in engine.KINDS.values()
-        ]  # fmt: skip
+        ]
 
     def clean_players(self):
         names = [normalise_name(name) for name in re.split(r"[,\n]", self.cleaned_data["players"])]
@@ -180,13 +184,15 @@ class NewGameForm(forms.Form):
 
     def start(self, user):
         """Start the game the form describes."""
-        from .models import Game
-
         data = self.cleaned_data
         return Game.objects.start(
-            group=self.group, kind=data["kind"], players=data["players"], rules=data["rules"],
-            date=data["date"], user=user,
-        )  # fmt: skip
+            group=self.group,
+            kind=data["kind"],
+            players=data["players"],
+            rules=data["rules"],
+            date=data["date"],
+            user=user,
+        )
 
 
 class HandForm(forms.Form):
@@ -204,9 +210,8 @@ class HandForm(forms.Form):
     clear = forms.CharField(required=False, max_length=8)
     save = forms.CharField(required=False, max_length=8)
 
-    def __init__(self, *args, round_=None, **kwargs):
+    def __init__(self, *args, game=None, **kwargs):
         super().__init__(*args, **kwargs)
-        game = round_.game
         self.fields["outcome"].choices = game.kind_def.outcomes(game.engine_rules)
 
     def clean_cards(self):
@@ -257,10 +262,12 @@ KIND_FILTER = [("", "Every game")] + GAME_KINDS
 
 class LeaderboardFilter(forms.Form):
     kind = forms.ChoiceField(choices=KIND_FILTER, required=False, label="Game")
-    start = forms.DateField(required=False, label="From",
-                            widget=forms.DateInput(attrs={"type": "date"}))  # fmt: skip
-    end = forms.DateField(required=False, label="To",
-                          widget=forms.DateInput(attrs={"type": "date"}))  # fmt: skip
+    start = forms.DateField(
+        required=False, label="From", widget=forms.DateInput(attrs={"type": "date"})
+    )
+    end = forms.DateField(
+        required=False, label="To", widget=forms.DateInput(attrs={"type": "date"})
+    )
 
     def clean(self):
         data = super().clean()
@@ -273,8 +280,6 @@ class TimeZoneForm(forms.Form):
     time_zone = forms.ChoiceField(required=False, label="Show times in")
 
     def __init__(self, *args, phone_zone="", **kwargs):
-        from .access import known_time_zones
-
         super().__init__(*args, **kwargs)
         own = f"Each phone's own{f' (this one: {phone_zone})' if phone_zone else ''}"
         zones = sorted(z for z in known_time_zones() if "/" in z or z == "UTC")
@@ -287,8 +292,9 @@ class TimeZoneForm(forms.Form):
 
 
 class NightSearch(forms.Form):
-    player = forms.ModelChoiceField(queryset=Player.objects.none(), required=False,
-                                    empty_label="Anyone", label="Player")  # fmt: skip
+    player = forms.ModelChoiceField(
+        queryset=Player.objects.none(), required=False, empty_label="Anyone", label="Player"
+    )
     kind = forms.ChoiceField(choices=KIND_FILTER, required=False, label="Game")
 
     def __init__(self, *args, group=None, **kwargs):

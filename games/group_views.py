@@ -50,8 +50,9 @@ def members(request: TableRequest):
 @require_POST
 def switch(request: TableRequest):
     """Choose the current group among the login's own groups; any other id is not found."""
-    chosen = next((m for m in request.memberships if str(m.group_id) == request.POST.get("group")),
-                  None)  # fmt: skip
+    chosen = next(
+        (m for m in request.memberships if str(m.group_id) == request.POST.get("group")), None
+    )
     if chosen is None:
         messages.error(request, "You are not a member of that group.")
         return redirect("members")
@@ -94,8 +95,10 @@ def remove_member(request: TableRequest, membership_id):
         membership = _membership_for(request, membership_id)
         Membership.objects.select_for_update().filter(group=request.group).exists()
         if membership.is_last_owner():
-            messages.error(request, "The group's last owner cannot be removed: make another "
-                                    "member an owner first.")  # fmt: skip
+            messages.error(
+                request,
+                "The group's last owner cannot be removed: make another member an owner first.",
+            )
             return redirect("members")
         membership.delete()
     messages.success(request, f"{membership.user.username} is no longer in the group.")
@@ -110,8 +113,10 @@ def leave(request: TableRequest):
     with transaction.atomic():
         Membership.objects.select_for_update().filter(group=request.group).exists()
         if request.membership.is_last_owner():
-            messages.error(request, "You are the group's last owner: make another member an "
-                                    "owner before you leave.")  # fmt: skip
+            messages.error(
+                request,
+                "You are the group's last owner: make another member an owner before you leave.",
+            )
             return redirect("members")
         request.membership.delete()
     messages.success(request, f"You left {request.group.name}.")
@@ -121,9 +126,12 @@ def leave(request: TableRequest):
 class InvitationForm(forms.Form):
     days = forms.IntegerField(label="Valid for (days)", min_value=1, max_value=30, initial=7)
     max_uses = forms.IntegerField(
-        label="How many people may use it", min_value=1, max_value=500, required=False,
+        label="How many people may use it",
+        min_value=1,
+        max_value=500,
+        required=False,
         help_text="Leave empty for no limit.",
-    )  # fmt: skip
+    )
 
 
 def qr_svg(link: str, title: str) -> str:
@@ -160,8 +168,12 @@ def _invitation_for(request: TableRequest, invitation_id) -> Invitation:
 def share_invitation(request: TableRequest, invitation_id):
     invitation = _invitation_for(request, invitation_id)
     link = request.build_absolute_uri(invitation.get_absolute_url())
-    context = {"invitation": invitation, "link": link, "group": request.group,
-               "qr": qr_svg(link, f"Join {request.group.name}: {link}")}  # fmt: skip
+    context = {
+        "invitation": invitation,
+        "link": link,
+        "group": request.group,
+        "qr": qr_svg(link, f"Join {request.group.name}: {link}"),
+    }
     return render(request, "games/share_invitation.html", context)
 
 
@@ -187,8 +199,9 @@ def invitation(request: TableRequest, token):
         return render(request, "games/invitation.html", context, status=404)
     membership = None
     if request.user.is_authenticated:
-        membership = next((m for m in request.memberships if m.group_id == invitation.group_id),
-                          None)  # fmt: skip
+        membership = next(
+            (m for m in request.memberships if m.group_id == invitation.group_id), None
+        )
     problem = None if membership else invitation.problem()
     if request.method == "POST" and problem is None:
         if not request.user.is_authenticated:

@@ -14,10 +14,11 @@ DEVICE_LENGTH = 40
 
 class DeviceForm(forms.Form):
     device = forms.CharField(
-        label="Name this phone", max_length=DEVICE_LENGTH,
+        label="Name this phone",
+        max_length=DEVICE_LENGTH,
         help_text="Hands you save are recorded as 'guest on' this name, e.g. Bob's phone.",
         error_messages={"required": "Type a name for this phone, e.g. Bob's phone."},
-    )  # fmt: skip
+    )
 
     def clean_device(self):
         device = " ".join(self.cleaned_data["device"].split())
@@ -41,13 +42,19 @@ def new_guest_pass(request: TableRequest, game_id):
 @require_safe
 def guest_pass(request: TableRequest, game_id, pass_id):
     guest_pass = get_object_or_404(
-        GuestPass.objects.select_related("game"), pk=pass_id, game_id=game_id,
+        GuestPass.objects.select_related("game"),
+        pk=pass_id,
+        game_id=game_id,
         game__group=request.group,
-    )  # fmt: skip
+    )
     link = request.build_absolute_uri(guest_pass.get_absolute_url())
-    context = {"guest_pass": guest_pass, "game": guest_pass.game, "link": link,
-               "problem": guest_pass.problem(),
-               "qr": qr_svg(link, f"Enter hands in this game: {link}")}  # fmt: skip
+    context = {
+        "guest_pass": guest_pass,
+        "game": guest_pass.game,
+        "link": link,
+        "problem": guest_pass.problem(),
+        "qr": qr_svg(link, f"Enter hands in this game: {link}"),
+    }
     return render(request, "games/guest_pass.html", context)
 
 

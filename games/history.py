@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from django.db.models import Avg, Count, IntegerField, Sum, Value
 from django.db.models.functions import Coalesce
 
-from games.engine import games as engine
+from games import engine
 
 from .models import Game, Hand, Player, Seat
 
@@ -52,7 +52,8 @@ def game_results(games) -> list[GameResult]:
         result = results[seat.game_id]
         result.seats.append(seat)
         result.totals[seat.pk] = seat.total
-    # Pool play places players by when they went out, so those games need every round.
+    # Pool play places players by when they went out, so those games need every round; for
+    # the others the total is enough (given as one round, numbered 0).
     pool = [pk for pk, result in results.items() if result.game.pool_limit]
     rounds: dict[int, dict[int, int]] = defaultdict(dict)
     if pool:
@@ -61,14 +62,14 @@ def game_results(games) -> list[GameResult]:
         ):
             rounds[seat_id][number] = points
     for result in results.values():
-        limit = result.game.pool_limit
-        seatings = []
-        for seat in result.seats:
-            by_round = rounds.get(seat.pk, {})
-            points = [by_round.get(n, 0) for n in range(1, max(by_round, default=0) + 1)]
-            seatings.append(
-                engine.Seating(seat.pk, seat.position, seat.total, engine.out_after(points, limit))
-            )
+        game = result.game
+        seatings = game.kind_def.seatings(
+            (
+                (seat.pk, seat.position, rounds.get(seat.pk, {0: seat.total}))
+                for seat in result.seats
+            ),
+            game.engine_rules,
+        )
         by_pk = {seat.pk: seat for seat in result.seats}
         result.places = [(place, by_pk[s.key], s.total) for place, s in engine.standings(seatings)]
     return list(results.values())
@@ -88,7 +89,7 @@ def finished_games(group, kind=None, start=None, end=None, player=None):
 
 
 @dataclass
-class Standing:
+class LeaderboardRow:
     player: Player
     played: int = 0
     wins: int = 0
@@ -102,14 +103,14 @@ class Standing:
         return round(100 * self.win_rate)
 
 
-def leaderboard(group, kind=None, start=None, end=None) -> list[Standing]:
+def leaderboard(group, kind=None, start=None, end=None) -> list[LeaderboardRow]:
     """Games played, wins and win rate of each player, most wins first. A shared first place
     counts as a win for each player in it."""
-    rows: dict[int, Standing] = {}
+    rows: dict[int, LeaderboardRow] = {}
     for result in game_results(finished_games(group, kind, start, end)):
         winners = {seat.player_id for seat in result.winners}
         for seat in result.seats:
-            row = rows.setdefault(seat.player_id, Standing(seat.player))
+            row = rows.setdefault(seat.player_id, LeaderboardRow(seat.player))
             row.played += 1
             row.wins += seat.player_id in winners
     return sorted(rows.values(), key=lambda r: (-r.wins, -r.win_rate, r.player.name.lower()))
@@ -138,7 +139,7 @@ class Record:
             "played": self.played[kind.slug],
             "won": self.won[kind.slug],
             "per_round": self.per_round.get(kind.slug),
-            "went_out": self.went_out[kind.slug],
+            "rounds_won": self.went_out[kind.slug],
             "best": self.best.get(kind.slug),
             "worst": self.worst.get(kind.slug),
             "place_best": _place(self.best.get(kind.slug), self.player.pk),
@@ -177,13 +178,12 @@ def player_record(player: Player) -> Record:
         .order_by("round__game__kind", "round__number")
     ):
         kind = engine.KINDS[row["round__game__kind"]]
-        # A fixed-round game's wild rank follows the round number, whatever the options.
-        wild = kind.wild_label(row["round__number"], kind.rules_class())
+        wild = kind.round_wild_label(row["round__number"])
         record.by_round_number.setdefault(kind.slug, []).append(
             (row["round__number"], wild, row["avg"], row["n"])
         )
     for row in (
-        hands.filter(outcome=Hand.WENT_OUT).values("round__game__kind").annotate(n=Count("id"))
+        hands.filter(outcome=engine.WENT_OUT).values("round__game__kind").annotate(n=Count("id"))
     ):
         record.went_out[row["round__game__kind"]] = row["n"]
     versus = defaultdict(lambda: [0, 0, 0])

@@ -20,7 +20,7 @@ from pydantic import (
     ValidationError,
 )
 
-from games.engine import games as engine
+from games import engine
 from games.engine.cards import CardError, parse_card, parse_hand
 
 from .models import NAME_LENGTH, Hand, normalise_name
@@ -121,7 +121,7 @@ class ChangeRecord(Record):
     new_summary: Text
     old_points: Points | None = None
     new_points: Points
-    # What an undo restores (files from before undo existed have none: not undoable).
+    # What an undo restores ({} for no hand; files from before undo existed say null: none).
     before: Annotated[dict[str, Any], Field(max_length=3), AfterValidator(_entry)] | None = None
     after: Annotated[dict[str, Any], Field(max_length=3), AfterValidator(_entry)] | None = None
     undo: bool = False
@@ -230,18 +230,18 @@ _MESSAGES = {
 
 
 def _message(error) -> str:
-    kind = error["type"]
-    if kind in _MESSAGES:
-        return _MESSAGES[kind]
-    if kind == "value_error":
+    problem = error["type"]
+    if problem in _MESSAGES:
+        return _MESSAGES[problem]
+    if problem == "value_error":
         return str(error["ctx"]["error"])
-    if kind == "too_long":
+    if problem == "too_long":
         return f"holds more than {error['ctx']['max_length']} items"
-    if kind == "too_short":
+    if problem == "too_short":
         return f"needs at least {error['ctx']['min_length']} items"
-    if kind == "string_too_long":
+    if problem == "string_too_long":
         return f"is longer than {error['ctx']['max_length']} characters"
-    if kind == "literal_error":
+    if problem == "literal_error":
         return f"should be one of {error['ctx']['expected']}"
     return error["msg"][0].lower() + error["msg"][1:]
 

@@ -1,11 +1,13 @@
 """The table followed live from other phones.
 
 Each live page (score table, round, game night) polls a URL of its own with the ETag it last
-saw. An unchanged table answers 304 after one query of the view's own (the version); a changed
-one answers with the page's live parts, which static/js/live.js swaps in. Polling with
-conditional requests rather than server-sent events: no connection is held open, so it works
-through every proxy and under gunicorn's sync workers, and the version lives in the database,
-so any worker on any machine answers any phone.
+saw (static/js/live.js). An unchanged table answers 304 after one query, which reads the
+version and checks who is asking in the same statement (`access.quick_look`); a changed one
+answers with what changed, which the phone swaps in: on a round page, the round's summary and
+the summary lines of the hands saved since the version the phone shows, never a hand's form.
+Polling with conditional requests rather than server-sent events: no connection is held open,
+so it works through every proxy and under gunicorn's sync workers, and the version lives in the
+database, so any worker on any machine answers any phone.
 """
 
 from django.db.models import Count, Sum
@@ -14,42 +16,50 @@ from django.utils.cache import get_conditional_response, patch_cache_control, pa
 from django.utils.crypto import salted_hmac
 from django.views.decorators.http import require_safe
 
-from .access import TableRequest, game_access, member_required
+from .access import (
+    TableRequest,
+    Viewer,
+    game_access,
+    member_required,
+    own_access,
+    quick_look,
+    resolve_table,
+    viewer,
+)
+from .lookups import game_context, game_for, night_games, round_changes, round_for
 from .models import Game, GameNight
 
 
-def _etag(request: TableRequest, *state) -> str:
-    """A page's state as an ETag, for this user in this group: no cache between the phones
-    and the server can hand one group's table to another, and nobody can guess another's."""
-    # The time zone too: the same state shows other times in another zone.
-    seen_by = (request.user.pk, request.group.pk if request.group else None, request.time_zone)
-    digest = salted_hmac("games.live", repr((state, seen_by)), algorithm="sha256").hexdigest()[:32]
-    return f'"{digest}"'
+def _etag(seen_by: Viewer, version: int, *state) -> str:
+    """A page's state as an ETag, for this viewer: no cache between the phones and the server
+    can hand one group's table to another, and nobody can guess another's. It starts with the
+    version the page shows, so a poll says what it has seen."""
+    digest = salted_hmac("games.live", repr((version, state, seen_by)), algorithm="sha256")
+    return f'"{version}.{digest.hexdigest()[:32]}"'
 
 
 def game_etag(request: TableRequest, game: Game) -> str:
-    return _etag(request, "game", game.pk, game.version, game.night.date)
+    return _etag(viewer(request), game.version, "game", game.pk, game.night.date)
 
 
 def round_etag(request: TableRequest, game: Game, number: int) -> str:
-    return _etag(request, "round", game.pk, number, game.version)
+    return _etag(viewer(request), game.version, "round", game.pk, number)
 
 
 def night_etag(request: TableRequest, night: GameNight, games: int, versions: int) -> str:
     """The night's date, how many games it has and the sum of their versions (each only grows)."""
-    return _etag(request, "night", night.pk, night.date, games, versions)
+    return _etag(viewer(request), versions, "night", night.pk, night.date, games)
 
 
-def _game_state(request: TableRequest, game_id) -> Game:
-    """The game's version and its night's date in one query, only from the request's group."""
-    games = Game.objects.select_related("night").only("version", "night__date")
-    if request.as_guest:
-        return get_object_or_404(games, pk=request.guest.game_id)
-    return get_object_or_404(games, pk=game_id, group=request.group)
+def _seen_version(request: TableRequest) -> int | None:
+    """The version the phone shows, from the ETag it sent."""
+    sent = request.headers.get("If-None-Match", "").strip().strip('"')
+    version = sent.split(".", 1)[0]
+    return int(version) if version.isdigit() and len(version) < 10 else None
 
 
 def _answer(request: TableRequest, etag: str, changed) -> object:
-    """304 when the phone already shows this state, else the live parts (`changed()`)."""
+    """304 when the phone already shows this state, else what changed (`changed()`)."""
     response = get_conditional_response(request, etag=etag) or changed()
     response["ETag"] = etag
     patch_vary_headers(response, ["Cookie"])
@@ -57,45 +67,90 @@ def _answer(request: TableRequest, etag: str, changed) -> object:
     return response
 
 
-@game_access
+def _unchanged(request: TableRequest, etag: str):
+    """The 304 a quick look allows, or None."""
+    if get_conditional_response(request, etag=etag) is None:
+        return None
+    return _answer(request, etag, None)
+
+
+@own_access
 @require_safe
 def game_live(request: TableRequest, game_id):
-    from .views import _game_context, _game_for
+    quick = quick_look(
+        request, Game.objects.filter(pk=game_id), ("pk", "version", "night__date"), guests_too=True
+    )
+    if quick is not None:
+        seen_by, row = quick
+        etag = _etag(seen_by, row["version"], "game", row["pk"], row["night__date"])
+        if (answer := _unchanged(request, etag)) is not None:
+            return answer
+    resolve_table(request)
+    return _game_live(request, game_id)
 
-    etag = game_etag(request, _game_state(request, game_id))
+
+@game_access
+def _game_live(request: TableRequest, game_id):
+    game = game_for(request, game_id)
     return _answer(
         request,
-        etag,
-        lambda: render(request, "games/live/game.html", _game_context(_game_for(request, game_id))),
+        game_etag(request, game),
+        lambda: render(request, "games/live/game.html", game_context(game)),
     )
 
 
-@game_access
+@own_access
 @require_safe
 def round_live(request: TableRequest, game_id, number):
-    from .views import _round_context, _round_for
+    quick = quick_look(request, Game.objects.filter(pk=game_id), ("pk", "version"), guests_too=True)
+    if quick is not None:
+        seen_by, row = quick
+        etag = _etag(seen_by, row["version"], "round", row["pk"], number)
+        if (answer := _unchanged(request, etag)) is not None:
+            return answer
+    resolve_table(request)
+    return _round_live(request, game_id, number)
 
-    etag = round_etag(request, _game_state(request, game_id), number)
+
+@game_access
+def _round_live(request: TableRequest, game_id, number):
+    round_ = round_for(request, game_id, number)
+    game = round_.game
 
     def changed():
-        game, round_ = _round_for(request, game_id, number)
-        return render(request, "games/live/round.html", _round_context(game, round_))
+        since = _seen_version(request)
+        if since is not None and since > game.version:
+            since = None  # not a version this game has had: everything
+        return render(request, "games/live/round.html", round_changes(round_, since))
 
-    return _answer(request, etag, changed)
+    return _answer(request, round_etag(request, game, number), changed)
+
+
+@own_access
+@require_safe
+def night_live(request: TableRequest, night_id):
+    nights = GameNight.objects.filter(pk=night_id).annotate(
+        games_count=Count("games"), versions=Sum("games__version")
+    )
+    quick = quick_look(request, nights, ("pk", "date", "games_count", "versions"), guests_too=False)
+    if quick is not None:
+        seen_by, row = quick
+        state = ("night", row["pk"], row["date"], row["games_count"])
+        etag = _etag(seen_by, row["versions"] or 0, *state)
+        if (answer := _unchanged(request, etag)) is not None:
+            return answer
+    resolve_table(request)
+    return _night_live(request, night_id)
 
 
 @member_required
-@require_safe
-def night_live(request: TableRequest, night_id):
-    from .views import _night_games
-
+def _night_live(request: TableRequest, night_id):
     nights = GameNight.objects.annotate(games_count=Count("games"), versions=Sum("games__version"))
     night = get_object_or_404(nights, pk=night_id, group=request.group)
     etag = night_etag(request, night, night.games_count, night.versions or 0)
 
     def changed():
-        return render(
-            request, "games/live/night.html", {"night": night, "games": _night_games(night)}
-        )
+        context = {"night": night, "games": night_games(night)}
+        return render(request, "games/live/night.html", context)
 
     return _answer(request, etag, changed)

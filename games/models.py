@@ -1,7 +1,7 @@
 """The table's records: groups of friends, their players, game nights, games, rounds, hands.
 
-Scores are never re-implemented here: a hand's points come from games.engine (via
-games.scoring), and stored so the score table is one query.
+Scores are never re-implemented here: a hand's points come from games.engine and are stored,
+so the score table is one query.
 """
 
 import secrets
@@ -10,13 +10,13 @@ from datetime import timedelta
 
 from django.conf import settings
 from django.db import models, transaction
-from django.db.models import F
-from django.db.models.functions import Lower
+from django.db.models import Count, Exists, OuterRef, Q, Subquery
+from django.db.models.functions import Coalesce, Lower
 from django.template.defaultfilters import pluralize
 from django.urls import reverse
 from django.utils import timezone
 
-from games.engine import games as engine
+from games import engine
 from games.engine.cards import format_cards, parse_hand
 
 GAME_KINDS = [(kind.slug, kind.name) for kind in engine.KINDS.values()]
@@ -260,11 +260,19 @@ class GameNight(models.Model):
 
 
 class GameQuerySet(models.QuerySet):
-    def for_group(self, group):
-        return self.filter(group=group)
-
-    def start(self, *, group, kind: str, players, rules: dict, date=None, user=None,
-              night=None, created_at=None, first_round=True) -> "Game":  # fmt: skip
+    def start(
+        self,
+        *,
+        group,
+        kind: str,
+        players,
+        rules: dict,
+        date=None,
+        user=None,
+        night=None,
+        created_at=None,
+        first_round=True,
+    ) -> "Game":
         """Start a game: the players seated in order from the first dealer going left (names
         or Players), its options stored, and its first round open for entry."""
         definition = engine.kind_of(kind)
@@ -275,9 +283,13 @@ class GameQuerySet(models.QuerySet):
             if night is None:
                 night = GameNight.objects.for_new_game(group, date or timezone.localdate())
             game = self.create(
-                group=group, night=night, kind=definition.slug, rules=stored, created_by=user,
+                group=group,
+                night=night,
+                kind=definition.slug,
+                rules=stored,
+                created_by=user,
                 created_at=created_at or timezone.now(),
-            )  # fmt: skip
+            )
             seats = Seat.objects.bulk_create(
                 Seat(game=game, player=player, position=i) for i, player in enumerate(players)
             )
@@ -334,29 +346,18 @@ class Game(models.Model):
     def pool_limit(self) -> int | None:
         return self.kind_def.pool_limit(self.engine_rules)
 
-    def seatings(self, before: int | None = None) -> list[engine.Seating]:
+    def seatings(self, seats, before: int | None = None) -> list[engine.Seating]:
         """Each seat's running total (of the rounds before `before`, or all), as the
         engine's table rules see it."""
-        seats = list(self.seats.all())
         hands = Hand.objects.filter(round__game=self)
         if before is not None:
             hands = hands.filter(round__number__lt=before)
         by_seat: dict[int, dict[int, int]] = {seat.pk: {} for seat in seats}
         for seat_id, number, points in hands.values_list("seat_id", "round__number", "points"):
             by_seat[seat_id][number] = points
-        last = max((n for rounds in by_seat.values() for n in rounds), default=0)
-        limit = self.pool_limit
-        return [
-            engine.Seating(
-                key=seat.pk,
-                position=seat.position,
-                total=sum(by_seat[seat.pk].values()),
-                out_after=engine.out_after(
-                    [by_seat[seat.pk].get(n, 0) for n in range(1, last + 1)], limit
-                ),
-            )
-            for seat in seats
-        ]
+        return self.kind_def.seatings(
+            ((seat.pk, seat.position, by_seat[seat.pk]) for seat in seats), self.engine_rules
+        )
 
     def rematch_seats(self) -> list["Seat"]:
         """The seats in the same order around the table, starting from the next dealer: the
@@ -364,9 +365,7 @@ class Game(models.Model):
         everyone is back in)."""
         seats = list(self.seats.select_related("player"))
         rounds = self.rounds.order_by("-number")
-        played = rounds.filter(
-            models.Q(completed_at__isnull=False) | models.Q(hands__isnull=False)
-        ).first()
+        played = rounds.filter(Q(completed_at__isnull=False) | Q(hands__isnull=False)).first()
         last = played or rounds.first()
         if last is None:
             return seats
@@ -381,10 +380,12 @@ class Game(models.Model):
             return None
         return self.rounds.filter(completed_at__isnull=True).select_related("dealer").first()
 
-    def changed(self) -> None:
-        """Count a change of the game, inside the transaction that makes it: a phone that
-        sees the new version then reads what was committed with it."""
-        Game.objects.filter(pk=self.pk).update(version=F("version") + 1)
+    def changed(self) -> int:
+        """Count a change of the game, inside the transaction that makes it (which holds the
+        game's row): a phone that sees the new version then reads what was committed with it."""
+        self.version += 1
+        Game.objects.filter(pk=self.pk).update(version=self.version)
+        return self.version
 
     def _lock(self) -> "Game":
         """Lock the game's rounds, then the game: the same order as a save, which locks its
@@ -402,7 +403,7 @@ class Game(models.Model):
                 return
             game.finished_at = self.finished_at = timezone.now()
             game.save(update_fields=["finished_at"])
-            game.changed()
+            self.version = game.changed()
 
     def reopen(self) -> None:
         """Take a finished game back into play; its next round opens if it has none open."""
@@ -413,13 +414,13 @@ class Game(models.Model):
                 return
             game.finished_at = self.finished_at = None
             game.save(update_fields=["finished_at"])
-            game.changed()
+            self.version = game.changed()
             last = game.rounds.order_by("-number").first()
             if last is None:
                 Round.objects.create(game=game, number=1, dealer=game.seats.first())
             elif last.completed_at is not None:
-                last.game = game
-                last.open_next(finish=False)
+                last = Round.locked(game.pk, last.number)
+                last.open_next(last.table(), finish=False)
 
 
 class Seat(models.Model):
@@ -498,8 +499,22 @@ class Entry:
     version: int = 0  # the version of the hand the phone last saw (0: none)
 
 
+@dataclass
+class RoundTable:
+    """A round as a save decides on it: the game's seats (with their players), the round's
+    hands by seat, and the seats still playing in it."""
+
+    seats: list["Seat"]
+    hands: dict[int, "Hand"]
+    playing: list["Seat"]
+    earlier: list[engine.Seating] | None  # totals before the round, where they decide play
+
+    def hands_in_order(self) -> list["Hand"]:
+        return [self.hands[seat.pk] for seat in self.seats if seat.pk in self.hands]
+
+
 class Round(models.Model):
-    """A round of Three Thirteen or Five Crowns, or a deal of 13-card Rummy."""
+    """One round (or deal) of a game: its dealer, its hands, and whether it is complete."""
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="rounds")
     number = models.PositiveSmallIntegerField()
@@ -534,19 +549,37 @@ class Round(models.Model):
     def wild_label(self) -> str | None:
         return self.kind.wild_label(self.number, self.game.engine_rules)
 
+    def table(self, seats: list[Seat] | None = None) -> RoundTable:
+        """The round's seats, hands and players still in, in two queries (one when the seats
+        are known; one more in pool play, where the totals before it decide who plays)."""
+        game = self.game
+        if seats is None:
+            seats = list(game.seats.select_related("player"))
+        by_pk = {seat.pk: seat for seat in seats}
+        hands = {}
+        for hand in self.hands.all():
+            hand.round, hand.seat = self, by_pk[hand.seat_id]
+            hands[hand.seat_id] = hand
+        playing, earlier = seats, None
+        if self.kind.pool_limit(game.engine_rules) is not None:
+            earlier = game.seatings(seats, before=self.number)
+            still = {s.key for s in self.kind.playing(earlier, game.engine_rules)}
+            playing = [seat for seat in seats if seat.pk in still]
+        return RoundTable(seats, hands, playing, earlier)
+
     def playing_seats(self) -> list[Seat]:
         """The seats still in the game in this round (pool play puts players out)."""
-        seats = {seat.pk: seat for seat in self.game.seats.select_related("player")}
-        playing = self.kind.playing(self.game.seatings(before=self.number), self.game.engine_rules)
-        return [seats[seating.key] for seating in playing]
+        return self.table().playing
 
-    def problems(self, hands=None, playing=None) -> list[str]:
+    def problems(self, table: RoundTable) -> list[str]:
         """What keeps the round from being complete, in words for the table."""
-        hands = list(self.hands.select_related("seat__player")) if hands is None else hands
-        playing = self.playing_seats() if playing is None else playing
-        have = {hand.seat_id for hand in hands}
-        missing = [seat.player.name for seat in playing if seat.pk not in have]
-        winners = [hand.seat.player.name for hand in hands if hand.outcome == engine.WENT_OUT]
+        by_pk = {seat.pk: seat for seat in table.seats}
+        missing = [seat.player.name for seat in table.playing if seat.pk not in table.hands]
+        winners = [
+            by_pk[seat_id].player.name
+            for seat_id, hand in table.hands.items()
+            if hand.outcome == engine.WENT_OUT
+        ]
         return self.kind.round_problems(missing, winners)
 
     def score(self, entry: Entry) -> engine.Scored:
@@ -558,22 +591,43 @@ class Round(models.Model):
     # ---------------------------------------------------------------- saving
 
     @classmethod
-    def locked(cls, pk: int) -> "Round":
-        """The round, locked until the transaction ends: every save of a round decides with
-        what it read under this lock (SQLite's IMMEDIATE transactions lock the whole file)."""
-        return cls.objects.select_for_update().select_related("game").get(pk=pk)
+    def locked(cls, game_id: int, number: int) -> "Round":
+        """The round and its game, locked until the transaction ends (SQLite's IMMEDIATE
+        transactions lock the whole file), with what finishing it decides on: whether the
+        next round is open and how many of the game's rounds are complete."""
+        rounds = Round.objects.filter(game_id=OuterRef("game_id"))
+        complete = (
+            rounds.filter(completed_at__isnull=False)
+            .values("game_id")
+            .annotate(n=Count("pk"))
+            .values("n")
+        )
+        return (
+            cls.objects.select_for_update()
+            .select_related("game")
+            .annotate(
+                next_open=Exists(rounds.filter(number=OuterRef("number") + 1)),
+                completed_rounds=Coalesce(Subquery(complete), 0),
+            )
+            .get(game_id=game_id, number=number)
+        )
 
-    def save_hand(self, seat: Seat, entry: Entry, user=None, by_name: str | None = None):
+    def save_hand(
+        self, seat: Seat, entry: Entry, user=None, by_name: str | None = None, seats=None
+    ):
         """Save one hand as one transaction under the round's lock, then recompute what
-        follows from the round. Returns (hand, scored); raises Refused with the reason, or
-        Conflict with the saved hand when another phone changed it since `entry.version`
-        (an identical save, like a double tap, is not a conflict)."""
+        follows from the round. Returns (hand, scored), the hand's round (`hand.round`) as the
+        save left it, with its game; raises Refused with the reason,
+        or Conflict with the saved hand when another phone changed it since `entry.version`
+        (an identical save, like a double tap, is not a conflict). `seats` are the game's
+        seats with their players, if the caller has them."""
         with transaction.atomic():
-            round_ = Round.locked(self.pk)
+            round_ = Round.locked(self.game_id, self.number)
             game = round_.game
             if game.finished_at:
                 raise Refused("this game is finished: reopen it to change a hand")
-            if seat.pk not in {playing.pk for playing in round_.playing_seats()}:
+            table = round_.table(seats)
+            if seat.pk not in {playing.pk for playing in table.playing}:
                 word = round_.kind.round_word
                 raise Refused(f"{seat.player.name} is out of the game in this {word}")
             scored = round_.score(entry)
@@ -581,37 +635,37 @@ class Round(models.Model):
                 raise Refused(scored.error)
             cards = format_cards(scored.cards)
             stored_entry = entry.entered if entry.outcome == engine.POINTS else None
-            hand = Hand.objects.filter(round=round_, seat=seat).first()
+            hand = table.hands.get(seat.pk)
             if hand is not None:
                 if (hand.outcome, hand.cards, hand.entered_points) == (
-                    entry.outcome, cards, stored_entry,
-                ):  # fmt: skip
+                    entry.outcome,
+                    cards,
+                    stored_entry,
+                ):
                     return hand, scored
                 if entry.version != hand.version:
                     raise Conflict(hand)
             others = [
-                parse_hand(other.cards) for other in round_.hands.exclude(seat=seat) if other.cards
+                parse_hand(other.cards)
+                for seat_id, other in table.hands.items()
+                if seat_id != seat.pk and other.cards
             ]
             problem = round_.kind.round_supply_error(others + [scored.cards], game.engine_rules)
             if problem:
                 raise Refused(problem)
             name = _saver_name(user, by_name)
             if hand is None:
-                hand = Hand(round=round_, seat=seat, version=0)
+                hand = table.hands[seat.pk] = Hand(round=round_, seat=seat, version=0)
                 old_summary, old_points, before = "", None, {}
             else:
                 old_summary, old_points, before = hand.summary, hand.points, hand.entry_state
             hand.outcome, hand.cards, hand.entered_points = entry.outcome, cards, stored_entry
             hand.version += 1
             hand.updated_at, hand.updated_by, hand.updated_by_name = timezone.now(), user, name
-            hand.save()
-            if not before:  # a hand entered again after an undo takes back its history
-                HandChange.objects.filter(round=round_, seat=seat, hand=None).update(hand=hand)
-            round_.rescore()
-            hand.refresh_from_db()
-            HandChange.record(hand, user, name, old_summary, old_points, before)
-            round_.update_completion()
-            game.changed()
+            round_.rescore(table, written=hand)
+            version = game.changed()
+            HandChange.record(hand, user, name, old_summary, old_points, before, version)
+            round_.update_completion(table)
         self.completed_at = round_.completed_at
         return hand, scored
 
@@ -631,8 +685,9 @@ class Round(models.Model):
         and what follows from the round is recomputed. `expected` is the save the phone
         offered to undo; another one since is refused. Returns the undo's HandChange."""
         with transaction.atomic():
-            round_ = Round.locked(self.pk)
-            if round_.game.finished_at:
+            round_ = Round.locked(self.game_id, self.number)
+            game = round_.game
+            if game.finished_at:
                 raise Refused("this game is finished: reopen it to undo a save")
             last = round_.last_save()
             if last is None:
@@ -640,9 +695,8 @@ class Round(models.Model):
             who = last.seat.player.name
             if expected is not None and last.pk != expected:
                 raise Refused(f"the last save is now {who}'s hand: look at it before undoing")
-            if last.before is None:
-                raise Refused(f"{who}'s last save was made before saves could be undone")
-            hand = Hand.objects.filter(round=round_, seat=last.seat).first()
+            table = round_.table()
+            hand = table.hands.get(last.seat_id)
             if hand is None:
                 raise Refused(f"{who}'s hand is no longer saved")
             name = _saver_name(user, by_name)
@@ -653,40 +707,45 @@ class Round(models.Model):
                 hand.entered_points = last.before["entered_points"]
                 hand.version += 1
                 hand.updated_at, hand.updated_by, hand.updated_by_name = timezone.now(), user, name
-                hand.save()
+                round_.rescore(table, written=hand)
             else:
-                hand.delete()  # its history stays, by round and seat
+                hand.delete()
+                del table.hands[last.seat_id]
                 hand = None
-            round_.rescore()
+                round_.rescore(table)
             last.undone_at = timezone.now()
             last.save(update_fields=["undone_at"])
-            if hand is not None:
-                hand.refresh_from_db()
             undo = HandChange.objects.create(
-                hand=hand, round=round_, seat=last.seat, changed_by=user, changed_by_name=name,
-                old_summary=old_summary, old_points=old_points,
+                round=round_,
+                seat=last.seat,
+                changed_by=user,
+                changed_by_name=name,
+                old_summary=old_summary,
+                old_points=old_points,
                 new_summary=hand.summary if hand else NOT_ENTERED,
                 new_points=hand.points if hand else 0,
-                before=now_state, after=last.before, undo=True,
-            )  # fmt: skip
+                before=now_state,
+                after=last.before,
+                undo=True,
+                game_version=game.changed(),
+            )
             round_.forget_unplayed_next()
-            round_.update_completion()
-            round_.game.changed()
+            round_.update_completion(table)
         self.completed_at = round_.completed_at
         return undo
 
     def forget_unplayed_next(self) -> None:
         """Drop the next round when nothing was entered in it yet, so it opens again from
         this round as it now stands (its dealer and who is still in may have changed)."""
-        following = self.game.rounds.filter(number=self.number + 1).first()
-        if following is not None and not following.hands.exists():
-            following.delete()
+        if self.next_open:
+            unplayed = self.game.rounds.filter(number=self.number + 1, hands__isnull=True)
+            self.next_open = not unplayed.delete()[0]
 
-    def rescore(self) -> None:
+    def rescore(self, table: RoundTable, written: "Hand | None" = None) -> None:
         """Recompute every hand of the round from its entry, as the whole round decides
-        (a Rummy winner's four pure sequences double the others' counts)."""
-        game = self.game
-        hands = list(self.hands.all())
+        (a Rummy winner's four pure sequences double the others' counts), and store what
+        changed: the hand just `written` always, the others only if their points moved."""
+        hands = table.hands_in_order()
         scored = [
             self.score(Entry(hand.outcome, hand.cards, hand.entered_points)) for hand in hands
         ]
@@ -695,45 +754,56 @@ class Round(models.Model):
                 (hand.outcome, s.points if s.points is not None else hand.points, s.all_pure)
                 for hand, s in zip(hands, scored, strict=True)
             ],
-            game.engine_rules,
+            self.game.engine_rules,
         )
+        moved = []
         for hand, s, total in zip(hands, scored, points, strict=True):
             if (hand.points, hand.melds, hand.all_pure) != (total, s.melds, s.all_pure):
                 hand.points, hand.melds, hand.all_pure = total, s.melds, s.all_pure
-                hand.save(update_fields=["points", "melds", "all_pure"])
+                if hand is not written:
+                    moved.append(hand)
+        if written is not None:
+            written.save()
+        if moved:
+            Hand.objects.bulk_update(moved, ["points", "melds", "all_pure"])
 
-    def update_completion(self) -> None:
+    def update_completion(self, table: RoundTable) -> None:
         """Mark the round complete or not; when it completes, open the next round or, when
         the game is over, finish the game. Runs inside the save, under the round's lock."""
-        complete = not self.problems()
-        if complete and self.completed_at is None:
-            self.completed_at = timezone.now()
-            self.save(update_fields=["completed_at"])
-        elif not complete and self.completed_at is not None:
-            self.completed_at = None
-            self.save(update_fields=["completed_at"])
+        complete = not self.problems(table)
+        if complete != (self.completed_at is not None):
+            self.completed_rounds += 1 if complete else -1
+            self.completed_at = timezone.now() if complete else None
+            Round.objects.filter(pk=self.pk).update(completed_at=self.completed_at)
         if complete:
-            self.open_next()
+            self.open_next(table)
 
-    def open_next(self, finish: bool = True) -> "Round | None":
+    def open_next(self, table: RoundTable, finish: bool = True) -> "Round | None":
         """Open the round after this one (dealt by the next player still in to the left), or
         finish the game when this was its last round (unless told not to: reopening)."""
-        game = self.game
-        if game.rounds.filter(number=self.number + 1).exists():
+        if self.next_open:
             return None
-        kind, rules = self.kind, game.engine_rules
-        completed = game.rounds.filter(completed_at__isnull=False).count()
-        seatings = game.seatings(before=self.number + 1)
+        game, kind, rules = self.game, self.kind, self.game.engine_rules
+        before = {seating.key: seating.total for seating in table.earlier or ()}
+        seatings = [
+            engine.Seating(
+                seat.pk,
+                seat.position,
+                before.get(seat.pk, 0)
+                + (table.hands[seat.pk].points if seat.pk in table.hands else 0),
+            )
+            for seat in table.seats
+        ]
         playing = kind.playing(seatings, rules)
-        if kind.is_over(completed, len(playing), rules):
+        if kind.is_over(self.completed_rounds, len(playing), rules):
             if finish and not game.finished_at:
                 game.finished_at = timezone.now()
                 game.save(update_fields=["finished_at"])
             return None
-        seats = {seat.position: seat for seat in game.seats.all()}
-        dealer = engine.next_dealer(
-            sorted(seats), self.dealer.position, {seating.position for seating in playing}
-        )
+        seats = {seat.position: seat for seat in table.seats}
+        dealt = next(seat.position for seat in table.seats if seat.pk == self.dealer_id)
+        dealer = engine.next_dealer(sorted(seats), dealt, {seating.position for seating in playing})
+        self.next_open = True
         return Round.objects.create(game=game, number=self.number + 1, dealer=seats[dealer])
 
 
@@ -748,9 +818,6 @@ NOT_ENTERED = "not entered"
 class Hand(models.Model):
     """What one player scored in a round, from the cards left in their hand or as a number."""
 
-    CARDS = engine.CARDS
-    WENT_OUT = engine.WENT_OUT
-    POINTS = engine.POINTS
     OUTCOMES = [
         (engine.CARDS, "Cards counted"),
         (engine.WENT_OUT, "Went out / declared"),
@@ -791,6 +858,11 @@ class Hand(models.Model):
         return self.outcome == engine.POINTS
 
     @property
+    def went_out(self) -> bool:
+        """This player won the round (went out, or declared and won)."""
+        return self.outcome == engine.WENT_OUT
+
+    @property
     def leftover(self) -> list[str]:
         """The cards of the hand that are in none of its melds."""
         left = self.cards.split()
@@ -823,12 +895,8 @@ def outcome_label(game: Game, outcome: str) -> str:
 
 class HandChange(models.Model):
     """One save of a hand that changed it, or the undo of one: who, when, and what it was
-    before and after."""
+    before and after. Kept by round and seat, so an undo that removes a hand keeps its history."""
 
-    # Kept when an undo removes the hand (a first save undone): the round and seat say whose.
-    hand = models.ForeignKey(
-        Hand, null=True, blank=True, on_delete=models.SET_NULL, related_name="changes"
-    )
     round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="changes")
     seat = models.ForeignKey(Seat, on_delete=models.CASCADE, related_name="changes")
     changed_by = models.ForeignKey(
@@ -842,14 +910,18 @@ class HandChange(models.Model):
     old_points = models.IntegerField(null=True, blank=True)
     new_points = models.IntegerField()
     # The entry before and after ({"outcome", "cards", "entered_points"}; {} for no hand),
-    # so a save can be undone; None for changes recorded before undo existed.
-    before = models.JSONField(null=True, blank=True)
-    after = models.JSONField(null=True, blank=True)
+    # so a save can be undone.
+    before = models.JSONField(default=dict, blank=True)
+    after = models.JSONField(default=dict, blank=True)
     undo = models.BooleanField(default=False)  # this change undid an earlier save
     undone_at = models.DateTimeField(null=True, blank=True)  # this save was undone then
+    # The game's version this change made: phones following the table live ask what changed
+    # since the version they show.
+    game_version = models.PositiveIntegerField(default=0)
 
     class Meta:
         ordering = ["-changed_at", "-pk"]
+        indexes = [models.Index(fields=["round", "game_version"], name="change_round_version")]
 
     def __str__(self):
         where = f"{self.seat.player} in round {self.round.number}"
@@ -861,10 +933,10 @@ class HandChange(models.Model):
         return self.undo and self.after == {}
 
     @classmethod
-    def record(cls, hand: Hand, user, name: str, old_summary: str, old_points,
-               before: dict | None = None) -> "HandChange":  # fmt: skip
+    def record(
+        cls, hand: Hand, user, name: str, old_summary: str, old_points, before, game_version
+    ) -> "HandChange":
         return cls.objects.create(
-            hand=hand,
             round_id=hand.round_id,
             seat_id=hand.seat_id,
             before=before,
@@ -875,4 +947,5 @@ class HandChange(models.Model):
             old_points=old_points,
             new_summary=hand.summary,
             new_points=hand.points,
+            game_version=game_version,
         )

@@ -4,8 +4,8 @@ import json
 from collections import Counter
 from dataclasses import dataclass, field
 
-from games.engine import games as engine
-from games.engine.cards import JOKER, Card, CardError, parse_hand, sort_cards
+from games import engine
+from games.engine.cards import Card, CardError, parse_hand, sort_cards
 
 from .models import Entry, Hand, Round, Seat, outcome_label
 
@@ -37,15 +37,18 @@ class HandPanel:
     picker: list[list[PickerCard]] = field(default_factory=list)
 
     @classmethod
-    def saved(cls, round_: Round, seat: Seat, hand: Hand | None, *, saved_now=False):
-        """The hand as stored (after any doubling), without scoring it again."""
+    def saved(cls, round_: Round, seat: Seat, hand: Hand | None, *, saved_now=False, picker=True):
+        """The hand as stored (after any doubling), without scoring it again; with its picker
+        unless only its summary is drawn."""
         if hand is None:
-            return cls.build(round_, seat, None, Entry(engine.CARDS))
+            return cls.build(round_, seat, None, Entry(engine.CARDS), picker=picker)
         entry = Entry(hand.outcome, hand.cards, hand.entered_points, hand.version)
         scored = engine.Scored(
             points=hand.points, melds=hand.melds, unmelded=hand.leftover, all_pure=hand.all_pure
         )
-        return cls.build(round_, seat, hand, entry, scored=scored, saved_now=saved_now)
+        return cls.build(
+            round_, seat, hand, entry, scored=scored, saved_now=saved_now, picker=picker
+        )
 
     @classmethod
     def entering(cls, round_: Round, seat: Seat, hand: Hand | None, entry: Entry, **extra):
@@ -56,7 +59,7 @@ class HandPanel:
         return cls.build(round_, seat, hand, entry, scored=scored, editing=True, **extra)
 
     @classmethod
-    def build(cls, round_, seat, hand, entry, **extra):
+    def build(cls, round_, seat, hand, entry, picker=True, **extra):
         panel = cls(round_, seat, hand, entry, **extra)
         try:
             panel.chosen = sort_cards(parse_hand(entry.cards))
@@ -66,7 +69,8 @@ class HandPanel:
         # While cards are still being chosen, the count says enough.
         if panel.error is None and scored_error and panel.editing and not panel.counting:
             panel.error = scored_error
-        panel.picker = panel._picker()
+        if panel.offered and picker:
+            panel.picker = panel._picker()
         return panel
 
     def _picker(self) -> list[list[PickerCard]]:
@@ -75,7 +79,7 @@ class HandPanel:
         held = Counter(self.chosen)
         rows: list[list[PickerCard]] = []
         for card in kind.deck(rules):
-            limit = kind.jokers(rules) if card.is_joker else rules.decks
+            limit = kind.copies(card, rules)
             wild = kind.is_wild(card, self.round.number, rules)
             item = PickerCard(card, held[card], held[card] >= limit, wild, limit)
             if rows and rows[-1][0].card.suit == card.suit:
@@ -93,6 +97,11 @@ class HandPanel:
     @property
     def count(self) -> int:
         return len(self.chosen)
+
+    @property
+    def complete(self) -> bool:
+        """As many cards chosen as the hand holds."""
+        return self.count == self.size
 
     @property
     def counting(self) -> bool:
@@ -118,7 +127,12 @@ class HandPanel:
             return ""
         hand = self.hand
         return json.dumps(
-            {"outcome": hand.outcome, "cards": hand.cards, "points": hand.entered_points}
+            {
+                "outcome": hand.outcome,
+                "cards": hand.cards,
+                "points": hand.entered_points,
+                "points_outcome": engine.POINTS,  # the outcome whose points are entered
+            }
         )
 
     @property
@@ -131,5 +145,11 @@ class HandPanel:
         return self.round.wild_rank
 
     @property
-    def joker(self) -> Card:
-        return JOKER
+    def max_points(self) -> int:
+        """The most a hand may be entered as."""
+        return engine.MAX_POINTS
+
+    @property
+    def offered(self) -> bool:
+        """The hand can still be entered here: a finished game's hands are shown, not offered."""
+        return not self.round.game.finished_at

@@ -12,13 +12,27 @@ from django.templatetags.static import static
 from django.urls import reverse
 from django.views.decorators.http import require_safe
 
+from games import engine
+
 NAME = "Scorekeeper"
 THEME = "#0f5132"
 BACKGROUND = "#f6f7f6"
 # The app shell every page needs, cached when the service worker installs (hashed names in
 # production, so a deploy brings a new worker and new caches).
-SHELL = ["css/app.css", "js/app.js", "js/live.js", "js/entry.js", "django_htmx/htmx-2.min.js",
-         "img/favicon.svg", "img/icon-192.png"]  # fmt: skip
+SHELL = [
+    "css/app.css",
+    "js/app.js",
+    "js/live.js",
+    "js/entry.js",
+    "django_htmx/htmx-2.min.js",
+    "img/favicon.svg",
+    "img/icon-192.png",
+]
+
+
+def _games_named() -> str:
+    names = [kind.name for kind in engine.KINDS.values()]
+    return ", ".join(names[:-1]) + " and " + names[-1]
 
 
 @require_safe
@@ -27,7 +41,7 @@ def manifest(request):
     data = {
         "name": f"{NAME}: card game scores",
         "short_name": NAME,
-        "description": "Scores for Three Thirteen, 13-card Rummy and Five Crowns at the table.",
+        "description": f"Scores for {_games_named()} at the table.",
         "id": "/",
         "start_url": "/",
         "scope": "/",
@@ -44,7 +58,7 @@ def manifest(request):
                 "purpose": "maskable",
                 **icon,
             },
-        ],  # fmt: skip
+        ],
     }
     response = JsonResponse(data, content_type="application/manifest+json")
     response["Cache-Control"] = "no-cache"  # it names the icons' hashed files

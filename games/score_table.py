@@ -3,7 +3,7 @@ fixed number of queries from what was stored."""
 
 from dataclasses import dataclass, field
 
-from games.engine import games as engine
+from games import engine
 
 from .models import Game, Hand, Round, Seat
 
@@ -31,7 +31,9 @@ class Total:
 
 
 @dataclass
-class Standing:
+class Placing:
+    """A seat's place in a game's final standings."""
+
     place: int
     seat: Seat
     points: int
@@ -43,7 +45,7 @@ class ScoreTable:
     seats: list[Seat]
     rows: list[Row] = field(default_factory=list)
     totals: list[Total] = field(default_factory=list)
-    standings: list[Standing] = field(default_factory=list)
+    standings: list[Placing] = field(default_factory=list)
 
     @property
     def any_out(self) -> bool:
@@ -77,23 +79,13 @@ def score_table(game: Game) -> ScoreTable:
         ]
         table.rows.append(Row(round_, kind.wild_label(round_.number, rules), cells))
     by_round = {round_.pk: round_.number for round_ in rounds}
-    last = len(rounds) and rounds[-1].number
-    points = {seat.pk: [0] * last for seat in seats}
+    points: dict[int, dict[int, int]] = {seat.pk: {} for seat in seats}
     for hand in hands:
-        points[hand.seat_id][by_round[hand.round_id] - 1] += hand.points
-    limit = kind.pool_limit(rules)
-    seatings = [
-        engine.Seating(
-            key=seat.pk,
-            position=seat.position,
-            total=sum(points[seat.pk]),
-            out_after=engine.out_after(points[seat.pk], limit),
-        )
-        for seat in seats
-    ]
+        points[hand.seat_id][by_round[hand.round_id]] = hand.points
+    seatings = kind.seatings(((seat.pk, seat.position, points[seat.pk]) for seat in seats), rules)
     places = engine.standings(seatings)
     by_pk = {seat.pk: seat for seat in seats}
-    table.standings = [Standing(place, by_pk[s.key], s.total) for place, s in places]
+    table.standings = [Placing(place, by_pk[s.key], s.total) for place, s in places]
     # While the game is played the leaders are marked; once it is over the standings say it.
     leaders = set()
     if hands and not game.finished_at:

@@ -21,9 +21,18 @@ from .models import (
 FORMAT = "scorekeeper"
 VERSION = 1
 CSV_COLUMNS = [
-    "night", "game", "game_kind", "round", "dealer", "seat", "player", "outcome", "cards",
-    "entered_points", "points",
-]  # fmt: skip
+    "night",
+    "game",
+    "game_kind",
+    "round",
+    "dealer",
+    "seat",
+    "player",
+    "outcome",
+    "cards",
+    "entered_points",
+    "points",
+]
 
 
 def _nights(group, night=None):
@@ -35,12 +44,7 @@ def _nights(group, night=None):
         Prefetch("games__seats", queryset=Seat.objects.select_related("player")),
         Prefetch("games__rounds", queryset=Round.objects.order_by("number")),
         Prefetch("games__rounds__hands", queryset=Hand.objects.order_by("seat__position")),
-        Prefetch("games__rounds__hands__changes", queryset=HandChange.objects.order_by("pk")),
-        Prefetch(
-            "games__rounds__changes",
-            queryset=HandChange.objects.filter(hand=None).order_by("pk"),
-            to_attr="removed_hand_changes",
-        ),
+        Prefetch("games__rounds__changes", queryset=HandChange.objects.order_by("pk")),
     )
 
 
@@ -69,14 +73,16 @@ def export_json(group, night=None) -> dict:
         for game in n.games.all():
             seats = list(game.seats.all())
             index = {seat.pk: i for i, seat in enumerate(seats)}
-            games.append({
-                "kind": game.kind,
-                "rules": game.rules,
-                "created_at": _time(game.created_at),
-                "finished_at": _time(game.finished_at),
-                "seats": [seat.player.name for seat in seats],
-                "rounds": [_round(r, index) for r in game.rounds.all()],
-            })  # fmt: skip
+            games.append(
+                {
+                    "kind": game.kind,
+                    "rules": game.rules,
+                    "created_at": _time(game.created_at),
+                    "finished_at": _time(game.finished_at),
+                    "seats": [seat.player.name for seat in seats],
+                    "rounds": [_round(r, index) for r in game.rounds.all()],
+                }
+            )
         data["nights"].append(
             {"date": n.date.isoformat(), "created_at": _time(n.created_at), "games": games}
         )
@@ -84,16 +90,19 @@ def export_json(group, night=None) -> dict:
 
 
 def _round(round_, index):
+    changes: dict[int, list] = {}
+    for change in round_.changes.all():
+        changes.setdefault(change.seat_id, []).append(change)
+    hands = list(round_.hands.all())
     data = {
         "number": round_.number,
         "dealer": index[round_.dealer_id],
         "completed_at": _time(round_.completed_at),
-        "hands": [_hand(h, index) for h in round_.hands.all()],
+        "hands": [_hand(h, index, changes.pop(h.seat_id, [])) for h in hands],
     }
-    if round_.removed_hand_changes:  # the history of hands an undo took back
-        data["removed_hand_changes"] = [
-            {"seat": index[c.seat_id], **_change(c)} for c in round_.removed_hand_changes
-        ]
+    removed = sorted((c for seat in changes.values() for c in seat), key=lambda c: c.pk)
+    if removed:  # the history of hands an undo took back
+        data["removed_hand_changes"] = [{"seat": index[c.seat_id], **_change(c)} for c in removed]
     return data
 
 
@@ -112,7 +121,7 @@ def _change(change):
     }
 
 
-def _hand(hand, index):
+def _hand(hand, index, changes):
     return {
         "seat": index[hand.seat_id],
         "outcome": hand.outcome,
@@ -123,7 +132,7 @@ def _hand(hand, index):
         "all_pure": hand.all_pure,
         "version": hand.version,
         "updated_at": _time(hand.updated_at),
-        "changes": [_change(c) for c in hand.changes.all()],
+        "changes": [_change(c) for c in changes],
     }
 
 
@@ -160,11 +169,21 @@ def export_csv(group, night=None) -> str:
             for r in game.rounds.all():
                 for hand in r.hands.all():
                     seat = seats[hand.seat_id]
-                    writer.writerow([
-                        n.date.isoformat(), game.pk, game.kind, r.number,
-                        seats[r.dealer_id].player.name, seat.position + 1, seat.player.name,
-                        hand.outcome, hand.cards, hand.entered_points, hand.points,
-                    ])  # fmt: skip
+                    writer.writerow(
+                        [
+                            n.date.isoformat(),
+                            game.pk,
+                            game.kind,
+                            r.number,
+                            seats[r.dealer_id].player.name,
+                            seat.position + 1,
+                            seat.player.name,
+                            hand.outcome,
+                            hand.cards,
+                            hand.entered_points,
+                            hand.points,
+                        ]
+                    )
     return out.getvalue()
 
 
@@ -183,21 +202,26 @@ def import_json(group, raw: bytes) -> dict:
             name=entry.name,
             colour_index=entry.colour_index or 0,
             created_at=entry.created_at or now,
-        )  # fmt: skip
+        )
         for entry in export.players
     )
     players = {player.name.lower(): player for player in created}
     counts = {"nights": 0, "games": 0, "hands": 0}
     for entry in export.nights:
-        night = GameNight.objects.create(group=group, date=entry.date,
-                                         created_at=entry.created_at or now)  # fmt: skip
+        night = GameNight.objects.create(
+            group=group, date=entry.date, created_at=entry.created_at or now
+        )
         counts["nights"] += 1
         for g in entry.games:
             game = Game.objects.start(
-                group=group, kind=g.kind, rules=g.rules, night=night,
+                group=group,
+                kind=g.kind,
+                rules=g.rules,
+                night=night,
                 players=[players[name.lower()] for name in g.seats],
-                created_at=g.created_at or now, first_round=False,
-            )  # fmt: skip
+                created_at=g.created_at or now,
+                first_round=False,
+            )
             if g.finished_at:
                 game.finished_at = g.finished_at
                 game.save(update_fields=["finished_at"])
@@ -220,28 +244,33 @@ def import_json(group, raw: bytes) -> dict:
                         all_pure=h.all_pure,
                         version=h.version,
                         updated_at=h.updated_at or now,
-                    )  # fmt: skip
+                    )
                     for h in r.hands
                 )
                 counts["hands"] += len(hands)
                 HandChange.objects.bulk_create(
                     [
-                        _imported_change(c, round_, hand.seat, hand)
+                        _imported_change(c, round_, hand.seat)
                         for h, hand in zip(r.hands, hands, strict=True)
                         for c in h.changes
                     ]
-                    + [
-                        _imported_change(c, round_, seats[c.seat], None)
-                        for c in r.removed_hand_changes
-                    ]
+                    + [_imported_change(c, round_, seats[c.seat]) for c in r.removed_hand_changes]
                 )
     return counts
 
 
-def _imported_change(c, round_, seat, hand) -> HandChange:
+def _imported_change(c, round_, seat) -> HandChange:
     return HandChange(
-        hand=hand, round=round_, seat=seat, changed_by_name=c.by, changed_at=c.at,
-        old_summary=c.old_summary, new_summary=c.new_summary,
-        old_points=c.old_points, new_points=c.new_points,
-        before=c.before, after=c.after, undo=c.undo, undone_at=c.undone_at,
-    )  # fmt: skip
+        round=round_,
+        seat=seat,
+        changed_by_name=c.by,
+        changed_at=c.at,
+        old_summary=c.old_summary,
+        new_summary=c.new_summary,
+        old_points=c.old_points,
+        new_points=c.new_points,
+        before=c.before or {},
+        after=c.after or {},
+        undo=c.undo,
+        undone_at=c.undone_at,
+    )

@@ -59,15 +59,15 @@ urlpatterns = [
         "group/invitations/<int:invitation_id>/",
         group_views.share_invitation,
         name="share_invitation",
-    ),  # fmt: skip
+    ),
     path(
         "group/invitations/<int:invitation_id>/revoke/",
         group_views.revoke_invitation,
         name="revoke_invitation",
-    ),  # fmt: skip
+    ),
     path("invite/<str:token>/", group_views.invitation, name="invitation"),
     path("group/members/<int:membership_id>/owner/", group_views.make_owner, name="make_owner"),
     path(
         "group/members/<int:membership_id>/remove/", group_views.remove_member, name="remove_member"
-    ),  # fmt: skip
+    ),
 ]

@@ -1,30 +1,53 @@
+"""The app's pages: each view parses, calls the models or the engine, and renders."""
+
+import json
 from dataclasses import replace
 
 from django.contrib import messages
 from django.contrib.auth import login
+from django.core.paginator import Paginator
 from django.db import transaction
-from django.http import Http404
+from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.defaultfilters import pluralize
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
-from games.engine import games as engine
+from games import engine
 
-from .access import TableRequest, game_access, member_required
-from .forms import HandForm, NewGameForm, NightForm, PlayerForm, SignupForm, TimeZoneForm
+from .access import TIME_ZONE_COOKIE, TableRequest, game_access, known_time_zones, member_required
+from .charts import line_chart
+from .forms import (
+    HandForm,
+    ImportForm,
+    LeaderboardFilter,
+    NewGameForm,
+    NightForm,
+    NightSearch,
+    PlayerForm,
+    SignupForm,
+    TimeZoneForm,
+)
+from .history import game_results, leaderboard, player_record
 from .live import game_etag, night_etag, round_etag
-from .models import Conflict, Game, GameNight, Group, HandChange, Player, Refused
+from .lookups import (
+    game_context,
+    game_for,
+    night_games,
+    round_context,
+    round_for,
+    round_status,
+    seats_for,
+)
+from .models import Conflict, Game, GameNight, Group, Player, Refused, Round
 from .panels import HandPanel
-from .score_table import score_table
+from .transfer import ImportProblem, export_csv, export_json, import_json
 
 
 @require_safe
 def home(request: TableRequest):
     if request.group is None:
         return render(request, "home.html", {"kinds": engine.KINDS.values()})
-    from .history import game_results
-
     nights = list(GameNight.objects.filter(group=request.group)[:30])
     results = game_results(Game.objects.filter(night__in=nights).order_by("created_at"))
     by_night = {}
@@ -89,125 +112,116 @@ def _int(text) -> int | None:
     return value if 0 < value < 2**63 else None
 
 
-def _game_for(request: TableRequest, game_id) -> Game:
-    games = Game.objects.select_related("night")
-    if request.as_guest:
-        return get_object_or_404(games, pk=request.guest.game_id)
-    return get_object_or_404(games, pk=game_id, group=request.group)
-
-
 @game_access
 @require_safe
 def game(request: TableRequest, game_id):
-    game = _game_for(request, game_id)
-    context = _game_context(game) | {"live_etag": game_etag(request, game)}
+    game = game_for(request, game_id)
+    context = game_context(game) | {"live_etag": game_etag(request, game)}
     return render(request, "games/game.html", context)
-
-
-def _game_context(game):
-    return {"game": game, "kind": game.kind_def, "current": game.current_round(),
-            "table": score_table(game)}  # fmt: skip
-
-
-def _round_for(request: TableRequest, game_id, number):
-    game = _game_for(request, game_id)
-    round_ = game.rounds.select_related("dealer__player").filter(number=number).first()
-    if round_ is None:
-        raise Http404("No such round")
-    round_.game = game
-    return game, round_
-
-
-def _round_context(game, round_, panels=None):
-    hands = {h.seat_id: h for h in round_.hands.select_related("seat__player", "updated_by")}
-    playing = round_.playing_seats()
-    panels = panels or {}
-    built = [
-        panels.get(seat.pk) or HandPanel.saved(round_, seat, hands.get(seat.pk)) for seat in playing
-    ]
-    # One hand at a time: the first hand still to enter is open, the others wait as one line
-    # each (none opens by itself while a hand is being entered or refused on this page).
-    busy = any(panel.editing or panel.error or panel.conflict for panel in built)
-    waiting = [panel for panel in built if panel.hand is None and not panel.editing]
-    for panel in waiting[0 if busy else 1 :]:
-        panel.collapsed = True
-    changes = HandChange.objects.filter(round=round_).select_related("seat__player")
-    return {
-        "game": game,
-        "kind": game.kind_def,
-        "round": round_,
-        "hands": sorted(hands.values(), key=lambda h: h.seat.position),
-        "panels": built,
-        "outcomes": game.kind_def.outcomes(game.engine_rules),
-        "problems": round_.problems(list(hands.values()), playing),
-        "changes": changes,
-        "doubled": any(h.outcome == engine.WENT_OUT and h.all_pure for h in hands.values()),
-        "is_last_known": not game.rounds.filter(number__gt=round_.number).exists(),
-        "last_save": None if game.finished_at else round_.last_save(),
-    }
 
 
 @game_access
 @require_safe
 def round_page(request: TableRequest, game_id, number):
-    game, round_ = _round_for(request, game_id, number)
-    # htmx asks for the round's summary again after each save.
-    template = "games/round.html#round-status" if request.htmx else "games/round.html"
-    context = _round_context(game, round_) | {"live_etag": round_etag(request, game, number)}
+    round_ = round_for(request, game_id, number)
+    if request.htmx:  # the round's summary, asked again after each save
+        context = round_status(round_, round_.table())
+        return render(request, "games/round.html#round-status", context)
+    context = round_context(round_) | {"live_etag": round_etag(request, round_.game, number)}
     # "I'm entering for": a phone picks the one seat whose hand it enters; that panel opens.
     entering_for = _int(request.GET.get("seat"))
     if any(panel.seat.pk == entering_for for panel in context["panels"]):
         context["entering_for"] = entering_for
         context["panels"].sort(key=lambda panel: panel.seat.pk != entering_for)
-    return render(request, template, context)
+    return render(request, "games/round.html", context)
 
 
 @game_access
 @require_POST
 def hand_entry(request: TableRequest, game_id, number, seat_id):
-    game, round_ = _round_for(request, game_id, number)
-    seat = get_object_or_404(game.seats.select_related("player"), pk=seat_id)
-    form = HandForm(request.POST, round_=round_)
+    """A hand's entry: scored as it stands (the phone shows the melds and points), or saved."""
+    seats = seats_for(request, game_id, number)
+    seat = next((seat for seat in seats if seat.pk == seat_id), None)
+    if seat is None:
+        raise Http404("No such seat")
+    game = seat.game
+    form = HandForm(request.POST, game=game)
     valid = form.is_valid()
     entry = form.entry()
-    hand = round_.hands.filter(seat=seat).first()
+    if request.htmx and not form.saving:
+        return _preview(request, game, number, seat, entry, form)
     if not form.saving or not valid:
-        panel = HandPanel.entering(round_, seat, hand, entry, error=form.problem())
-        return _answer_hand(request, game, round_, panel, status=422 if form.saving else 200)
+        round_ = _round_of(game, number)
+        panel = HandPanel.entering(round_, seat, _hand(round_, seat), entry, error=form.problem())
+        return _answer_hand(request, round_, panel, status=422 if form.saving else 200)
+    who = {"by_name": request.guest.name} if request.as_guest else {"user": request.user}
     try:
-        if request.as_guest:
-            saved, _ = round_.save_hand(seat, entry, by_name=request.guest.name)
-        else:
-            saved, _ = round_.save_hand(seat, entry, request.user)
+        saved, _ = Round(game=game, number=number).save_hand(seat, entry, seats=seats, **who)
     except Conflict as conflict:
-        panel = HandPanel.entering(
-            round_,
-            seat,
-            conflict.saved,
-            replace(entry, version=conflict.saved.version),
-            conflict=conflict.saved,
-        )
-        return _answer_hand(request, game, round_, panel, status=409)
+        round_ = _round_of(game, number)
+        shown = replace(entry, version=conflict.saved.version)
+        panel = HandPanel.entering(round_, seat, conflict.saved, shown, conflict=conflict.saved)
+        return _answer_hand(request, round_, panel, status=409)
     except Refused as refusal:
-        panel = HandPanel.entering(round_, seat, hand, entry, error=str(refusal))
-        return _answer_hand(request, game, round_, panel, status=422)
+        round_ = _round_of(game, number)
+        panel = HandPanel.entering(round_, seat, _hand(round_, seat), entry, error=str(refusal))
+        return _answer_hand(request, round_, panel, status=422)
     if not request.htmx:
         messages.success(request, f"{seat.player.name}'s hand saved.")
-        return redirect(round_)
-    round_.refresh_from_db()
-    panel = HandPanel.saved(round_, seat, saved, saved_now=True)
-    return _answer_hand(request, game, round_, panel, refresh=True)
+        return redirect(saved.round)
+    panel = HandPanel.saved(saved.round, seat, saved, saved_now=True)
+    response = _answer_hand(request, saved.round, panel)
+    response["HX-Trigger"] = "round-changed"  # the round's summary asks again
+    return response
 
 
-def _answer_hand(request: TableRequest, game, round_, panel, status=200, refresh=False):
+def _round_of(game: Game, number: int) -> Round:
+    round_ = get_object_or_404(game.rounds.select_related("dealer__player"), number=number)
+    round_.game = game
+    return round_
+
+
+def _hand(round_: Round, seat):
+    return round_.hands.filter(seat=seat).first()
+
+
+def _preview(request: TableRequest, game: Game, number: int, seat, entry, form) -> HttpResponse:
+    """The melds and points of a hand as it stands, in place of the panel's preview only: the
+    phone has drawn the chosen cards itself."""
+    kind, rules = game.kind_def, game.engine_rules
+    scored = kind.score(entry.outcome, entry.cards, number, rules, entry.entered)
+    problem = form.problem()
+    counting = entry.outcome in (engine.CARDS, engine.WENT_OUT) and 0 < len(scored.cards) < (
+        kind.hand_size(number)
+    )
+    context = {
+        "game": game,
+        "kind": kind,
+        "seat": seat,
+        "scored": scored,
+        "wild_rank": kind.wild_rank(number, rules),
+        "complete": len(scored.cards) == kind.hand_size(number),
+        "problem": problem or (None if counting else scored.error),
+        "read": " ".join(str(card) for card in scored.cards),
+    }
+    response = render(request, "games/round.html#hand-preview", context)
+    response["HX-Retarget"] = f"#preview-{seat.pk}"
+    response["HX-Reswap"] = "outerHTML"
+    return response
+
+
+def _answer_hand(request: TableRequest, round_: Round, panel, status=200):
+    game = round_.game
     if request.htmx:
-        context = {"game": game, "kind": game.kind_def, "round": round_, "panel": panel,
-                   "outcomes": game.kind_def.outcomes(game.engine_rules)}  # fmt: skip
-        response = render(request, "games/round.html#hand-panel", context, status=status)
-        if refresh:
-            response["HX-Trigger"] = "round-changed"
-        return response
-    context = _round_context(game, round_, panels={panel.seat.pk: panel})
+        context = {
+            "game": game,
+            "kind": game.kind_def,
+            "round": round_,
+            "panel": panel,
+            "outcomes": game.kind_def.outcomes(game.engine_rules),
+        }
+        return render(request, "games/round.html#hand-panel", context, status=status)
+    context = round_context(round_, panels={panel.seat.pk: panel})
     return render(request, "games/round.html", context, status=status)
 
 
@@ -216,13 +230,11 @@ def _answer_hand(request: TableRequest, game, round_, panel, status=200, refresh
 def undo_save(request: TableRequest, game_id, number):
     """Take back the round's last save (the one the page offered, if another came since the
     undo is refused and the page shows the new last save). The game's guest may too."""
-    game, round_ = _round_for(request, game_id, number)
+    round_ = round_for(request, game_id, number)
     expected = _int(request.POST.get("change"))
+    who = {"by_name": request.guest.name} if request.as_guest else {"user": request.user}
     try:
-        if request.as_guest:
-            undo = round_.undo_last(expected=expected, by_name=request.guest.name)
-        else:
-            undo = round_.undo_last(request.user, expected=expected)
+        undo = round_.undo_last(expected=expected, **who)
     except Refused as refusal:
         messages.error(request, f"Nothing was undone: {refusal}.")
         return redirect(round_)
@@ -238,7 +250,7 @@ def undo_save(request: TableRequest, game_id, number):
 @require_http_methods(["GET", "HEAD", "POST"])
 def finish_game(request: TableRequest, game_id):
     """Finishing early is asked first: the page says what becomes of the open round."""
-    game = _game_for(request, game_id)
+    game = game_for(request, game_id)
     if game.finished_at:
         return redirect(game)
     if request.method == "POST":
@@ -246,16 +258,21 @@ def finish_game(request: TableRequest, game_id):
         messages.success(request, "Game finished. You can reopen it from its score table.")
         return redirect(game)
     current = game.current_round()
-    entered = current.hands.count() if current else 0
-    context = {"game": game, "kind": game.kind_def, "current": current, "entered": entered,
-               "playing": len(current.playing_seats()) if current else 0}  # fmt: skip
+    table = current.table() if current else None
+    context = {
+        "game": game,
+        "kind": game.kind_def,
+        "current": current,
+        "entered": len(table.hands) if table else 0,
+        "playing": len(table.playing) if table else 0,
+    }
     return render(request, "games/finish.html", context)
 
 
 @member_required
 @require_POST
 def reopen_game(request: TableRequest, game_id):
-    game = _game_for(request, game_id)
+    game = game_for(request, game_id)
     if game.finished_at:
         game.reopen()
         messages.success(request, "Game reopened: its hands can be changed again.")
@@ -272,27 +289,10 @@ def night(request: TableRequest, night_id):
         night.save(update_fields=["date"])
         messages.success(request, "Date changed.")
         return redirect(night)
-    games = _night_games(night)
+    games = night_games(night)
     etag = night_etag(request, night, len(games), sum(item["game"].version for item in games))
-    return render(request, "games/night.html", {"night": night, "form": form, "games": games,
-                                                "live_etag": etag})  # fmt: skip
-
-
-def _night_games(night):
-    """Each game of the night with its score table and chart of running totals."""
-    from .charts import line_chart
-
-    games = []
-    for game in night.games.order_by("created_at"):
-        table = score_table(game)
-        running = table.running_totals()
-        chart = line_chart(
-            [(s.player.name, s.player.colour, running[s.pk]) for s in table.seats],
-            [str(row.round.number) for row in table.rows],
-            f"Running totals, {game.kind_def.name}",
-        ) if table.rows else None  # fmt: skip
-        games.append({"game": game, "kind": game.kind_def, "chart": chart, "table": table})
-    return games
+    context = {"night": night, "form": form, "games": games, "live_etag": etag}
+    return render(request, "games/night.html", context)
 
 
 # ---------------------------------------------------------------- looking back
@@ -301,9 +301,6 @@ def _night_games(night):
 @member_required
 @require_safe
 def player_page(request: TableRequest, player_id):
-    from .charts import line_chart
-    from .history import player_record
-
     player = get_object_or_404(Player, pk=player_id, group=request.group)
     record = player_record(player)
     kinds = []
@@ -316,8 +313,8 @@ def player_page(request: TableRequest, player_id):
             title = f"{player.name}'s totals in {kind.name}, game by game"
             chart = line_chart([(kind.name, player.colour, values)], labels, title)
         kinds.append(record.of_kind(kind, chart))
-    return render(request, "games/player.html", {"player": player, "record": record,
-                                                 "kinds": kinds})  # fmt: skip
+    context = {"player": player, "record": record, "kinds": kinds}
+    return render(request, "games/player.html", context)
 
 
 @member_required
@@ -327,9 +324,6 @@ def leaderboard_page(request: TableRequest):
 
 
 def _leaderboard(request: TableRequest, zone_form=None):
-    from .forms import LeaderboardFilter
-    from .history import leaderboard
-
     form = LeaderboardFilter(request.GET or None)
     rows = None  # no board at all for a choice that makes no sense, only its error
     if form.is_valid() or not form.is_bound:
@@ -346,8 +340,6 @@ def _leaderboard(request: TableRequest, zone_form=None):
 
 
 def _phone_zone(request: TableRequest) -> str:
-    from .access import TIME_ZONE_COOKIE, known_time_zones
-
     zone = request.COOKIES.get(TIME_ZONE_COOKIE, "")
     return zone if zone in known_time_zones() else ""
 
@@ -372,10 +364,6 @@ def group_time_zone(request: TableRequest):
 @member_required
 @require_safe
 def nights_page(request: TableRequest):
-    from django.core.paginator import Paginator
-
-    from .forms import NightSearch
-
     form = NightSearch(request.GET or None, group=request.group)
     nights = GameNight.objects.filter(group=request.group).order_by("-date", "-created_at")
     if form.is_valid():
@@ -398,14 +386,11 @@ def nights_page(request: TableRequest):
     rows = [{"night": n, "games": by_night.get(n.pk, [])} for n in page]
     query = request.GET.copy()
     query.pop("page", None)
-    return render(request, "games/nights.html", {
-        "form": form, "page": page, "rows": rows, "query": query.urlencode(),
-    })  # fmt: skip
+    context = {"form": form, "page": page, "rows": rows, "query": query.urlencode()}
+    return render(request, "games/nights.html", context)
 
 
 def _download(content, filename, content_type):
-    from django.http import HttpResponse
-
     response = HttpResponse(content, content_type=content_type)
     response["Content-Disposition"] = f'attachment; filename="{filename}"'
     return response
@@ -414,10 +399,6 @@ def _download(content, filename, content_type):
 @member_required
 @require_safe
 def export_data(request: TableRequest, file_format, night_id=None):
-    import json
-
-    from .transfer import export_csv, export_json
-
     if file_format not in ("csv", "json"):
         raise Http404("Exports are CSV or JSON")
     night = get_object_or_404(GameNight, pk=night_id, group=request.group) if night_id else None
@@ -432,9 +413,6 @@ def export_data(request: TableRequest, file_format, night_id=None):
 @member_required
 @require_http_methods(["GET", "HEAD", "POST"])
 def import_data(request: TableRequest):
-    from .forms import ImportForm
-    from .transfer import ImportProblem, import_json
-
     group = request.group
     form = ImportForm(request.POST or None, request.FILES or None)
     problems = []
@@ -447,8 +425,8 @@ def import_data(request: TableRequest):
             messages.success(request, "Imported " + _counted(counts) + ".")
             return redirect("nights")
     empty = not (group.players.exists() or group.nights.exists())
-    return render(request, "games/import.html", {"form": form, "problems": problems,
-                                                 "empty": empty})  # fmt: skip
+    context = {"form": form, "problems": problems, "empty": empty}
+    return render(request, "games/import.html", context)
 
 
 def _counted(counts) -> str:

@@ -4,10 +4,10 @@ document.documentElement.classList.add("js");
 // The phone's time zone, so the server shows times in it when the group chose none.
 try {
   const zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
-  if (zone && /^[A-Za-z0-9_+\/-]+$/.test(zone) && !document.cookie.split("; ").includes(`tz=${zone}`)) {
+  if (zone && /^[A-Za-z0-9_+/-]+$/.test(zone) && !document.cookie.split("; ").includes(`tz=${zone}`)) {
     document.cookie = `tz=${zone}; path=/; max-age=31536000; samesite=lax`;
   }
-} catch (error) {
+} catch {
   // No Intl time zone: times stay in the server's zone.
 }
 
@@ -29,38 +29,13 @@ const keepAwake = () => {
     try {
       lock = await navigator.wakeLock.request("screen");
       lock.addEventListener("release", () => { lock = null; });
-    } catch (error) {
+    } catch {
       lock = null; // refused (battery saver, no permission): the screen may sleep
     }
   };
   document.addEventListener("visibilitychange", request);
   request();
 };
-
-document.addEventListener("DOMContentLoaded", () => {
-  keepAwake();
-  // New game: tap a saved player to add them to the seat order.
-  const players = document.querySelector("#id_players");
-  document.querySelectorAll("[data-add-player]").forEach((chip) => {
-    chip.addEventListener("click", () => {
-      const names = players.value.split(",").map((n) => n.trim()).filter(Boolean);
-      const name = chip.dataset.addPlayer;
-      if (!names.some((n) => n.toLowerCase() === name.toLowerCase())) names.push(name);
-      players.value = names.join(", ");
-      chip.disabled = true;
-    });
-  });
-  // New game: show only the chosen game's options.
-  const kinds = document.querySelectorAll("input[name=kind]");
-  const showOptions = () => {
-    const chosen = document.querySelector("input[name=kind]:checked");
-    document.querySelectorAll(".options[data-game]").forEach((box) => {
-      box.hidden = Boolean(chosen) && box.dataset.game !== chosen.value;
-    });
-  };
-  kinds.forEach((input) => input.addEventListener("change", showOptions));
-  showOptions();
-});
 
 // A refused htmx request that htmx does not swap (the database out of reach, 503): show the
 // server's message in the panel that asked, and keep what was entered there.
@@ -84,11 +59,34 @@ document.addEventListener("htmx:responseError", (event) => {
 document.addEventListener("htmx:afterRequest", (event) => {
   if (!event.detail.successful) return;
   const where = event.detail.elt.closest("[data-messages]");
-  where?.querySelectorAll(".unreachable").forEach((line) => line.remove());
+  for (const line of where?.querySelectorAll(".unreachable") ?? []) line.remove();
 });
 
-// Invitation and guest links: share with the Web Share API where the phone has it, else copy.
-document.addEventListener("DOMContentLoaded", () => {
+// What the page's own elements need, once the page is parsed.
+const start = () => {
+  keepAwake();
+  // New game: tap a saved player to add them to the seat order.
+  const players = document.querySelector("#id_players");
+  document.querySelectorAll("[data-add-player]").forEach((chip) => {
+    chip.addEventListener("click", () => {
+      const names = players.value.split(",").map((n) => n.trim()).filter(Boolean);
+      const name = chip.dataset.addPlayer;
+      if (!names.some((n) => n.toLowerCase() === name.toLowerCase())) names.push(name);
+      players.value = names.join(", ");
+      chip.disabled = true;
+    });
+  });
+  // New game: show only the chosen game's options.
+  const kinds = document.querySelectorAll("input[name=kind]");
+  const showOptions = () => {
+    const chosen = document.querySelector("input[name=kind]:checked");
+    document.querySelectorAll(".options[data-game]").forEach((box) => {
+      box.hidden = Boolean(chosen) && box.dataset.game !== chosen.value;
+    });
+  };
+  for (const input of kinds) input.addEventListener("change", showOptions);
+  showOptions();
+  // Invitation and guest links: share with the Web Share API where the phone has it, else copy.
   document.querySelectorAll("[data-share]").forEach((box) => {
     const field = box.querySelector("[data-share-link]");
     const said = box.querySelector("[data-copied]");
@@ -109,11 +107,10 @@ document.addEventListener("DOMContentLoaded", () => {
       }
     });
   });
-});
-
-// Round page: choosing whose hand this phone enters opens that panel at once.
-document.addEventListener("DOMContentLoaded", () => {
+  // Round page: choosing whose hand this phone enters opens that panel at once.
   document.querySelectorAll("[data-submit-on-change]").forEach((form) => {
     form.querySelector("select").addEventListener("change", () => form.submit());
   });
-});
+};
+if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);
+else start();

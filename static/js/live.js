@@ -1,8 +1,18 @@
 // Follows the table from other phones. A page that can (marked [data-live-url]) asks its live
 // URL every 2 seconds with the ETag of what it shows: an unchanged table answers 304, a changed
-// one its live parts ([data-live] elements with ids), swapped in here. A hand being entered on
-// this phone is left as it is; its save still meets the server's version check (the conflict
-// view). Polling pauses while the tab is hidden or the phone offline, and backs off on errors.
+// one what changed, swapped in here. Polling pauses while the tab is hidden or the phone offline,
+// asks at once when it is back, and waits longer after each failed poll.
+//
+// How the live answer and the rest of the page (static/js/entry.js, htmx) share it:
+// - Only elements marked [data-live] with an id are swapped, each replaced by the answer's
+//   element of the same id. A hand's form (picker, draft, what is being typed) is never one of
+//   them: on the round page the parts are the summary, the navigation, the notice, the changes,
+//   and each hand's summary line and shown cards.
+// - [data-live-key]: when the answer's part has the same key as the shown one, it is left as it
+//   is. [data-live-reload]: when its key changes (a game finished or reopened elsewhere), the
+//   page is drawn again; drafts are kept on the phone.
+// - An answer drawn while this phone had an htmx request of its own under way (a save) may be
+//   older than what that request shows: it is dropped and asked again.
 (() => {
   const hook = document.querySelector("[data-live-url]");
   if (!hook || !window.fetch) return;
@@ -14,11 +24,8 @@
   let timer = null;
   let asking = false;
   let failures = 0;
-  // Requests this phone made itself (a tap, a save) since the page loaded: an answer drawn
-  // before one of them finished may be older than what that request just showed.
-  let ownRequests = 0;
-  // Parts this phone's user has opened, tapped or typed in since they were drawn.
-  const touched = new WeakSet();
+  let ownRequests = 0; // htmx requests of this phone, ended since the page loaded
+  let ownUnderWay = 0;
 
   const pause = () => {
     clearTimeout(timer);
@@ -44,7 +51,7 @@
       });
       if (response.status === 200) {
         const html = await response.text();
-        if (ownRequests !== ownBefore) {
+        if (ownRequests !== ownBefore || ownUnderWay) {
           wait = EVERY / 8; // ask again for an answer that knows this phone's request
         } else {
           etag = response.headers.get("ETag") || "";
@@ -63,54 +70,28 @@
     schedule(wait);
   }
 
-  const changed = (field) => {
-    if (field.type === "checkbox" || field.type === "radio") return field.checked !== field.defaultChecked;
-    if (field.tagName === "SELECT") return [...field.options].some((o) => o.selected !== o.defaultSelected);
-    return field.type !== "hidden" && field.value !== field.defaultValue;
-  };
-
-  // Is this part in use on this phone? A hand being entered (the server drew it so, or it has
-  // a draft), a request of its own under way, a field with focus or changed, or opened here.
-  function inUse(part) {
-    if (part.hasAttribute("data-editing") || part.hasAttribute("data-draft")) return true;
-    if (part.classList.contains("htmx-request") || part.querySelector(".htmx-request")) return true;
-    const focused = document.activeElement;
-    if (focused && part.contains(focused) && focused.matches("input, textarea, select")) return true;
-    if ([...part.querySelectorAll("input, textarea, select")].some(changed)) return true;
-    const details = part.querySelector("details");
-    return touched.has(part) && Boolean(details && details.open);
-  }
-
   function apply(html) {
     const answer = document.createElement("template");
     answer.innerHTML = html;
-    answer.content.querySelectorAll("[data-live][id]").forEach((fresh) => {
+    for (const fresh of answer.content.querySelectorAll("[data-live][id]")) {
       const shown = document.getElementById(fresh.id);
-      if (!shown || !shown.hasAttribute("data-live")) return;
+      if (!shown?.hasAttribute("data-live")) continue;
       const key = fresh.dataset.liveKey;
-      if (key !== undefined && key === shown.dataset.liveKey) return;
-      if (inUse(shown)) return;
-      // Other scripts (drafts kept on the phone) may keep a part as it is.
-      const asked = new CustomEvent("live:before-swap", { bubbles: true, cancelable: true, detail: { fresh } });
-      if (!shown.dispatchEvent(asked)) return;
-      if (window.htmx) {
-        window.htmx.swap(shown, fresh.outerHTML, { swapStyle: "outerHTML" });
-      } else {
-        shown.replaceWith(fresh);
+      if (key !== undefined && key === shown.dataset.liveKey) continue;
+      if (fresh.hasAttribute("data-live-reload")) {
+        location.reload();
+        return;
       }
-    });
+      if (shown.contains(document.activeElement) && document.activeElement !== document.body) continue;
+      htmx.swap(shown, fresh.outerHTML, { swapStyle: "outerHTML" });
+    }
   }
 
-  const mark = (event) => {
-    const part = event.target instanceof Element && event.target.closest("[data-live]");
-    if (part) touched.add(part);
-  };
-  const own = () => (ownRequests += 1);
-  document.addEventListener("htmx:afterRequest", own);
-  document.addEventListener("live:own-request", own); // for requests made without htmx
-  // Clicks, not "toggle": browsers also fire that for panels drawn open.
-  for (const type of ["input", "change", "click"]) document.addEventListener(type, mark, true);
-
+  document.addEventListener("htmx:beforeRequest", () => (ownUnderWay += 1));
+  document.addEventListener("htmx:afterRequest", () => {
+    ownUnderWay = Math.max(0, ownUnderWay - 1);
+    ownRequests += 1;
+  });
   document.addEventListener("visibilitychange", () => (document.hidden ? pause() : ask()));
   window.addEventListener("online", () => ask());
   window.addEventListener("offline", pause);

@@ -24,7 +24,7 @@ self.addEventListener("activate", (event) => {
         names.filter((name) => name !== STATIC_CACHE).map((name) => caches.delete(name)),
       ))
       // Pages are asked for while the worker starts, so going through it costs no time.
-      .then(() => self.registration.navigationPreload && self.registration.navigationPreload.enable())
+      .then(() => self.registration.navigationPreload?.enable())
       .then(() => self.clients.claim()),
   );
 });

@@ -1,4 +1,4 @@
-"""A demo account with a few months of game nights of both games, for a first look."""
+"""A demo account with a few months of game nights of every game, for a first look."""
 
 import random
 from datetime import timedelta
@@ -8,9 +8,9 @@ from django.core.management.base import BaseCommand
 from django.db import transaction
 from django.utils import timezone
 
-from games.engine import games as engine
+from games import engine
 from games.engine.cards import JOKER, Card, format_cards
-from games.models import Entry, Game, GameNight, Group, Membership, Player
+from games.models import Entry, Game, GameNight, Group, Player
 
 USERNAME = "demo"
 PASSWORD = "demo-table-2026"
@@ -44,8 +44,7 @@ class Command(BaseCommand):
             User.objects.filter(username=USERNAME).delete()
             Group.objects.filter(name="Demo table").delete()
             user = User.objects.create_user(USERNAME, password=PASSWORD)
-            group = Group.objects.create(name="Demo table")
-            Membership.objects.create(user=user, group=group, role=Membership.OWNER)
+            group = Group.found(user, "Demo table")
             players = [Player.objects.create(group=group, name=name) for name in NAMES]
             today = timezone.localdate()
             for index in range(nights):
@@ -57,14 +56,15 @@ class Command(BaseCommand):
         self.stdout.write(f"Demo ready: log in as {USERNAME} / {PASSWORD} ({nights} game nights).")
 
     def play(self, group, night, kind, seated, user, rng):
+        # The default options, with each choice among its options drawn at random.
         rules = kind.default_rules(len(seated)).to_dict()
-        if "jokers" in rules and kind.default_decks:
-            rules["jokers"] = rng.choice([0, 2])
-        if "format" in rules:
-            rules |= {"wild_rank": rng.choice([None, 7]), "max_count": 80,
-                      "format": rng.choice(["open", "pool"])}  # fmt: skip
-        game = Game.objects.start(group=group, kind=kind.slug, players=seated, rules=rules,
-                                  night=night, user=user)  # fmt: skip
+        for name, option, _ in kind.options():
+            if option.choices:
+                blank = [None] if option.blank is not None else []
+                rules[name] = rng.choice([value for value, _ in option.choices] + blank)
+        game = Game.objects.start(
+            group=group, kind=kind.slug, players=seated, rules=rules, night=night, user=user
+        )
         rules = game.engine_rules
         deals = 0
         while (round_ := game.current_round()) is not None:
