@@ -26,11 +26,22 @@ SCREENSHOTS = Path(__file__).resolve().parent.parent / "test-artifacts" / "scree
 PHONE = {"width": 390, "height": 844}
 
 
+def pytest_configure(config):
+    from django.conf import settings
+
+    # Hashing a password at full strength is work for nothing in a test.
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
 def pytest_collection_modifyitems(items):
     for item in items:
         fixtures = set(getattr(item, "fixturenames", ()))
         if item.get_closest_marker("django_db") or fixtures & DATABASE_FIXTURES:
             item.add_marker(pytest.mark.database)
+        if item.get_closest_marker("browser"):
+            # One Chromium and one live server per worker: the browser tests share a worker
+            # (pytest-xdist's loadgroup), the others spread over the rest.
+            item.add_marker(pytest.mark.xdist_group("browser"))
 
 
 @pytest.fixture(scope="session")
@@ -81,12 +92,11 @@ PASSWORD = "Table-talk-42"
 @pytest.fixture
 def make_member(django_user_model):
     """A login with its own group, as signing up makes one."""
-    from games.models import Group, Membership
+    from games.models import Group
 
     def make(username="ann"):
         user = django_user_model.objects.create_user(username=username, password=PASSWORD)
-        group = Group.objects.create(name=f"{username}'s table")
-        Membership.objects.create(user=user, group=group, role=Membership.OWNER)
+        Group.found(user, f"{username}'s table")
         return user
 
     return make

@@ -6,8 +6,8 @@ import re
 import pytest
 from playwright.sync_api import expect
 
+from tests.browser import enter_hand, panel_for, sign_up, start_game, totals_on_table
 from tests.conftest import screenshot
-from tests.test_browser_games import enter_hand, panel_for, sign_up, start_game, totals_on_table
 
 pytestmark = pytest.mark.browser
 
@@ -36,17 +36,6 @@ def losing_hand(size: int, wild: int) -> tuple[str, int]:
     return " ".join(f"{label(r)}{s}" for r, s in chosen), sum(r for r, _ in chosen)
 
 
-def type_hand(page, name, cards: str):
-    """Type the cards into the Cards field (the other way to enter a hand), then save."""
-    panel = panel_for(page, name)
-    if panel.locator("details").get_attribute("open") is None:
-        panel.locator("summary").click()
-    panel.get_by_role("textbox", name="Cards").fill(cards)
-    with page.expect_response(lambda r: "/seats/" in r.url and r.request.method == "POST"):
-        panel_for(page, name).get_by_role("button", name=f"Save {name}'s hand").click()
-    expect(panel_for(page, name).locator(".saved-now")).to_be_visible()
-
-
 def test_a_whole_game_of_five_crowns_for_two_players(phone, live_server):
     page = phone
     sign_up(page, "crowns")
@@ -65,9 +54,10 @@ def test_a_whole_game_of_five_crowns_for_two_players(phone, live_server):
             expect(picker.locator(".pick.wild")).to_have_count(6)  # five 3s and the joker
             screenshot(page, "five-crowns-round-1")
         out, other = names[number % 2], names[1 - number % 2]
-        enter_hand(page, out, winning_hand(size), outcome="Went out")
+        tapped = number in (1, 11)
+        enter_hand(page, out, winning_hand(size), outcome="Went out", typed=not tapped)
         cards, penalty = losing_hand(size, wild)
-        type_hand(page, other, cards)
+        enter_hand(page, other, cards, typed=True)
         expected[other] += penalty
         expect(page.locator("#round-status .done")).to_contain_text("Round complete")
         if number == 11:

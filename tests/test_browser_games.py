@@ -1,4 +1,6 @@
-"""Whole games played on a phone-sized Chromium by tapping cards, totals checked."""
+"""One whole game of each kind played on a phone-sized Chromium, totals checked against the
+rules. The hands of the first and last rounds are tapped card by card, the others typed (the
+view tests cover every hand's scoring; here the browser proves the flow from round to round)."""
 
 import re
 
@@ -6,6 +8,7 @@ import pytest
 from playwright.sync_api import expect
 
 from games.engine.cards import parse_hand
+from tests.browser import enter_hand, sign_up, start_game, totals_on_table
 from tests.conftest import screenshot
 
 pytestmark = pytest.mark.browser
@@ -16,64 +19,6 @@ RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"]
 def value(label: str) -> int:
     """Three Thirteen default costs: ace 1, faces 10, others face value."""
     return {"A": 1, "J": 10, "Q": 10, "K": 10}.get(label, 0) or int(label)
-
-
-def sign_up(page, username="table"):
-    page.goto("/signup/")
-    screenshot(page, "signup")
-    page.get_by_label("Username").fill(username)
-    page.get_by_label("Password", exact=True).fill("Shuffle-and-deal-9")
-    page.get_by_label("Password confirmation").fill("Shuffle-and-deal-9")
-    page.get_by_role("button", name="Sign up").click()
-    expect(page.get_by_role("heading", name="New game")).to_be_visible()
-
-
-def start_game(page, kind_label, players, extra=None):
-    page.goto("/games/new/")
-    page.get_by_text(kind_label, exact=True).click()
-    page.get_by_label("Players, starting with the first dealer and going left").fill(players)
-    for label, option in (extra or {}).items():
-        page.get_by_text(option, exact=True).click() if label == "radio" else None
-    screenshot(page, f"new-game-{kind_label.split()[0].lower()}")
-    page.get_by_role("button", name="Start the game").click()
-    expect(page.locator("h1")).to_contain_text(re.compile("Round 1|Deal 1"))
-
-
-def panel_for(page, name):
-    return page.locator("section.hand-panel").filter(
-        has=page.locator("summary .who", has_text=re.compile(f"^{name}$"))
-    )
-
-
-def enter_hand(page, name, cards: str, outcome: str | None = None):
-    """Tap each card of the hand on the player's picker, choose the outcome, save."""
-    panel = panel_for(page, name)
-    details = panel.locator("details")
-    if details.get_attribute("open") is None:
-        panel.locator("summary").click()
-    total = len(cards.split())
-    for count, card in enumerate(parse_hand(cards), start=1):
-        with page.expect_response(lambda r: "/seats/" in r.url):
-            panel_for(page, name).get_by_role("button", name=card.name, exact=True).click()
-        expect(panel_for(page, name).locator(".count")).to_have_text(
-            re.compile(rf"^{count} of \d+ cards$")
-        )
-    assert total == count
-    if outcome:
-        with page.expect_response(lambda r: "/seats/" in r.url):
-            panel_for(page, name).get_by_text(outcome, exact=True).click()
-        expect(panel_for(page, name).get_by_label(outcome)).to_be_checked()
-    with page.expect_response(lambda r: "/seats/" in r.url and r.request.method == "POST"):
-        panel_for(page, name).get_by_role("button", name=f"Save {name}'s hand").click()
-    errors = panel_for(page, name).locator(".field-error").all_inner_texts()
-    assert not errors, f"{name}: {errors}"
-    expect(panel_for(page, name).locator(".saved-now")).to_be_visible()
-
-
-def totals_on_table(page) -> list[int]:
-    cells = page.locator("table.scores tfoot td")
-    expect(cells.first).to_be_visible()  # the score table's page has loaded
-    return [int(text) for text in cells.all_inner_texts()]
 
 
 def three_thirteen_hands(round_number: int):
@@ -102,6 +47,7 @@ def three_thirteen_hands(round_number: int):
 def test_a_whole_game_of_three_thirteen_for_three_players(phone, live_server):
     page = phone
     sign_up(page)
+    screenshot(page, "new-game")
     start_game(page, "Three Thirteen", "Ann, Bob, Cid")
     names = ["Ann", "Bob", "Cid"]
     expected = dict.fromkeys(names, 0)
@@ -113,9 +59,10 @@ def test_a_whole_game_of_three_thirteen_for_three_players(phone, live_server):
         winner_cards, losers = three_thirteen_hands(round_number)
         out = names[round_number % 3]
         others = [name for name in names if name != out]
-        enter_hand(page, out, winner_cards, outcome="Went out")
+        typed = round_number not in (1, 11)
+        enter_hand(page, out, winner_cards, outcome="Went out", typed=typed)
         for name, (cards, penalty) in zip(others, losers, strict=True):
-            enter_hand(page, name, cards)
+            enter_hand(page, name, cards, typed=typed)
             expected[name] += penalty
         expect(page.locator("#round-status .done")).to_contain_text("Round complete")
         if round_number in (1, 11):
@@ -194,10 +141,10 @@ def test_three_deals_of_13_card_rummy(phone, live_server):
     expected = dict.fromkeys(names, 0)
     for number, (winner, winner_cards, losers) in enumerate(deals, start=1):
         expect(page.locator("h1")).to_have_text(f"Deal {number}")
-        enter_hand(page, winner, winner_cards, outcome="Declared and won")
+        enter_hand(page, winner, winner_cards, outcome="Declared and won", typed=number == 2)
         doubled = number == 3
         for name, (cards, counted) in losers.items():
-            enter_hand(page, name, cards)
+            enter_hand(page, name, cards, typed=number == 2)
             points = rummy_count(counted if counted else cards)
             expected[name] += points * 2 if doubled else points
         expect(page.locator("#round-status .done")).to_contain_text("Deal complete")

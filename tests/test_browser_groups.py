@@ -7,7 +7,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from games.engine import games as engine
+from games import engine
 from tests.conftest import PHONE, screenshot
 
 pytestmark = pytest.mark.browser
@@ -94,12 +94,17 @@ def test_three_phones_join_and_enter_their_hands_at_once(browser, live_server):
         round_url = game_url.rstrip("/") + "/rounds/1/"
         owner.goto(round_url)
         friend.goto(round_url)
-        hands = {"Ann": ("went_out", "5H 6H 7H"), "Bob": ("cards", "KS QD 2C"),
-                 "Cid": ("cards", "4C 9S KD")}  # fmt: skip
+        hands = {
+            "Ann": ("went_out", "5H 6H 7H"),
+            "Bob": ("cards", "KS QD 2C"),
+            "Cid": ("cards", "4C 9S KD"),
+        }
         kind = engine.KINDS["three-thirteen"]
         rules = kind.default_rules(3)
-        expected = {name: kind.score(outcome, cards, 1, rules).points
-                    for name, (outcome, cards) in hands.items()}  # fmt: skip
+        expected = {
+            name: kind.score(outcome, cards, 1, rules).points
+            for name, (outcome, cards) in hands.items()
+        }
         phones = {"Ann": owner, "Bob": friend, "Cid": guest}
         for name, phone in phones.items():
             mine = phone.locator("section.hand-panel").filter(

@@ -49,8 +49,9 @@ def test_no_page_scrolls_sideways_on_a_360px_phone(browser, live_server):
     from games.models import Game, Player
 
     call_command("seed_demo", nights=2, stdout=open("/dev/null", "w"))  # noqa: SIM115
-    context = browser.new_context(viewport={"width": 360, "height": 740}, is_mobile=True,
-                                  base_url=live_server.url)  # fmt: skip
+    context = browser.new_context(
+        viewport={"width": 360, "height": 740}, is_mobile=True, base_url=live_server.url
+    )
     page = context.new_page()
     page.goto("/login/")
     page.get_by_label("Username").fill(USERNAME)
@@ -58,9 +59,18 @@ def test_no_page_scrolls_sideways_on_a_360px_phone(browser, live_server):
     page.get_by_role("button", name="Log in").click()
     game = Game.objects.filter(kind="three-thirteen").first() or Game.objects.first()
     player = Player.objects.first()
-    for url in ["/", "/nights/", f"/nights/{game.night_id}/", f"/games/{game.pk}/",
-                f"/games/{game.pk}/rounds/1/", f"/players/{player.pk}/", "/group/",
-                "/players/", "/games/new/", "/group/import/"]:  # fmt: skip
+    for url in [
+        "/",
+        "/nights/",
+        f"/nights/{game.night_id}/",
+        f"/games/{game.pk}/",
+        f"/games/{game.pk}/rounds/1/",
+        f"/players/{player.pk}/",
+        "/group/",
+        "/players/",
+        "/games/new/",
+        "/group/import/",
+    ]:
         page.goto(url)
         width = page.evaluate("document.documentElement.scrollWidth")
         assert width <= 360, f"{url} is {width}px wide"

@@ -10,8 +10,9 @@ pytestmark = pytest.mark.browser
 
 @pytest.fixture
 def plain_phone(browser, live_server):
-    context = browser.new_context(viewport=PHONE, java_script_enabled=False,
-                                  base_url=live_server.url)  # fmt: skip
+    context = browser.new_context(
+        viewport=PHONE, java_script_enabled=False, base_url=live_server.url
+    )
     page = context.new_page()
     yield page
     context.close()

@@ -4,7 +4,7 @@ when the network is gone, and the round page keeps the screen awake where it can
 import pytest
 from playwright.sync_api import expect
 
-from games.engine.games import POINTS
+from games.engine import POINTS
 from games.models import Entry
 from tests.conftest import PASSWORD, PHONE, screenshot
 
@@ -36,8 +36,9 @@ NO_WAKE_LOCK = "delete Navigator.prototype.wakeLock; delete navigator.wakeLock;"
 
 
 def signed_in_page(browser, live_server, member, script=None):
-    context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True,
-                                  base_url=live_server.url)  # fmt: skip
+    context = browser.new_context(
+        viewport=PHONE, is_mobile=True, has_touch=True, base_url=live_server.url
+    )
     context.set_default_timeout(10_000)
     if script:
         context.add_init_script(script)
@@ -103,8 +104,9 @@ def test_a_finished_game_does_not_keep_the_screen_awake(browser, live_server, me
     context.close()
 
 
-def test_without_the_wake_lock_api_the_round_page_works_silently(browser, live_server, member,
-                                                                  make_game):  # fmt: skip
+def test_without_the_wake_lock_api_the_round_page_works_silently(
+    browser, live_server, member, make_game
+):
     game = make_game(member)
     context, page = signed_in_page(browser, live_server, member, NO_WAKE_LOCK)
     errors = []

@@ -6,7 +6,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from games.engine.games import POINTS, WENT_OUT
+from games.engine import POINTS, WENT_OUT
 from games.models import Entry, Hand, HandChange
 from tests.conftest import PASSWORD, PHONE, screenshot
 
@@ -24,8 +24,9 @@ def log_in(page, username="ann"):
 
 
 def phone_context(browser, live_server, viewport=PHONE, **options):
-    context = browser.new_context(viewport=viewport, is_mobile=True, has_touch=True,
-                                  base_url=live_server.url, **options)  # fmt: skip
+    context = browser.new_context(
+        viewport=viewport, is_mobile=True, has_touch=True, base_url=live_server.url, **options
+    )
     context.set_default_timeout(10_000)
     return context
 
@@ -62,8 +63,9 @@ def test_undo_the_last_save_on_a_phone(browser, live_server, member, make_game):
 
 @pytest.mark.parametrize("viewport", [PHONE, SMALL_PHONE], ids=["390", "360"])
 @pytest.mark.parametrize("scheme", ["light", "dark"])
-def test_the_theme_follows_the_phones_setting(browser, live_server, member, make_game,
-                                              scheme, viewport):  # fmt: skip
+def test_the_theme_follows_the_phones_setting(
+    browser, live_server, member, make_game, scheme, viewport
+):
     game, first, _ = played_round(member, make_game)
     context = phone_context(browser, live_server, viewport, color_scheme=scheme)
     page = context.new_page()

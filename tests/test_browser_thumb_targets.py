@@ -5,7 +5,7 @@ import pytest
 from django.core.management import call_command
 from playwright.sync_api import expect
 
-from games.engine.games import POINTS, WENT_OUT
+from games.engine import POINTS, WENT_OUT
 from games.models import Entry
 from tests.conftest import PASSWORD, screenshot
 from tests.helpers import site_urls, url_names
@@ -15,17 +15,41 @@ pytestmark = pytest.mark.browser
 SMALL_PHONE = {"width": 360, "height": 780}
 TAP = 44
 # What a thumb taps. A radio or checkbox is tapped through its label, which must be the target.
-TAPPABLE = ", ".join([
-    "a[href]", "button", "input:not([type=hidden]):not([type=radio]):not([type=checkbox])",
-    "select", "textarea", "summary", "label:has(input[type=radio])",
-    "label:has(input[type=checkbox])",
-])  # fmt: skip
+TAPPABLE = ", ".join(
+    [
+        "a[href]",
+        "button",
+        "input:not([type=hidden]):not([type=radio]):not([type=checkbox])",
+        "select",
+        "textarea",
+        "summary",
+        "label:has(input[type=radio])",
+        "label:has(input[type=checkbox])",
+    ]
+)
 # Pages that only answer a POST or send a file: no page to look at.
-NOT_PAGES = {"logout", "reopen_game", "hand_entry", "undo_save", "group_time_zone",
-             "export_night", "export_group", "manifest", "service_worker", "game_live",
-             "round_live", "night_live", "switch_group", "rename_group", "make_owner",
-             "remove_member", "leave_group", "new_invitation", "revoke_invitation",
-             "new_guest_pass"}  # fmt: skip
+NOT_PAGES = {
+    "logout",
+    "reopen_game",
+    "hand_entry",
+    "undo_save",
+    "group_time_zone",
+    "export_night",
+    "export_group",
+    "manifest",
+    "service_worker",
+    "game_live",
+    "round_live",
+    "night_live",
+    "switch_group",
+    "rename_group",
+    "make_owner",
+    "remove_member",
+    "leave_group",
+    "new_invitation",
+    "revoke_invitation",
+    "new_guest_pass",
+}
 PUBLIC = {"home", "login", "signup", "offline"}
 
 SMALL_TARGETS = """(selector) => {
@@ -77,8 +101,14 @@ def table(member, make_game):
     first.save_hand(seats[2], Entry(POINTS, "", 7), member)
     second = playing.rounds.get(number=2)
     second.save_hand(seats[0], Entry(POINTS, "", 5), member)
-    rummy = make_game(member, kind="rummy13", names=("Ann", "Bob", "Dee"), format="pool",
-                      pool_limit=101, wild_rank="7")  # fmt: skip
+    rummy = make_game(
+        member,
+        kind="rummy13",
+        names=("Ann", "Bob", "Dee"),
+        format="pool",
+        pool_limit=101,
+        wild_rank="7",
+    )
     deal = rummy.rounds.get()
     for seat, points in zip(rummy.seats.all(), (0, 30, 80), strict=True):
         deal.save_hand(seat, Entry(WENT_OUT) if points == 0 else Entry(POINTS, "", points), member)
@@ -91,8 +121,9 @@ def test_every_page_has_thumb_sized_targets_at_360px(browser, live_server, membe
     playing, rummy, crowns = table
     urls = site_urls(playing)
     assert set(urls) == url_names(), "a page is missing from tests/helpers.py site_urls"
-    context = browser.new_context(viewport=SMALL_PHONE, is_mobile=True, has_touch=True,
-                                  base_url=live_server.url)  # fmt: skip
+    context = browser.new_context(
+        viewport=SMALL_PHONE, is_mobile=True, has_touch=True, base_url=live_server.url
+    )
     context.set_default_timeout(10_000)
     page = context.new_page()
     problems = []
@@ -131,8 +162,9 @@ def test_the_demo_history_has_thumb_sized_targets_at_360px(browser, live_server)
     from games.models import Game, Player
 
     call_command("seed_demo", nights=3, stdout=open("/dev/null", "w"))  # noqa: SIM115
-    context = browser.new_context(viewport=SMALL_PHONE, is_mobile=True, has_touch=True,
-                                  base_url=live_server.url)  # fmt: skip
+    context = browser.new_context(
+        viewport=SMALL_PHONE, is_mobile=True, has_touch=True, base_url=live_server.url
+    )
     page = context.new_page()
     page.goto("/login/")
     page.get_by_label("Username").fill(USERNAME)
@@ -141,8 +173,15 @@ def test_the_demo_history_has_thumb_sized_targets_at_360px(browser, live_server)
     game = Game.objects.first()
     player = Player.objects.first()
     problems = []
-    for url in ["/", "/nights/", f"/nights/{game.night_id}/", f"/games/{game.pk}/",
-                f"/players/{player.pk}/", "/group/", "/players/"]:  # fmt: skip
+    for url in [
+        "/",
+        "/nights/",
+        f"/nights/{game.night_id}/",
+        f"/games/{game.pk}/",
+        f"/players/{player.pk}/",
+        "/group/",
+        "/players/",
+    ]:
         page.goto(url)
         problems += check_page(page, url)
     context.close()

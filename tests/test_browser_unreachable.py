@@ -4,8 +4,8 @@ import pytest
 from playwright.sync_api import expect
 
 from games.models import Hand
+from tests.browser import panel_for, sign_up, start_game
 from tests.conftest import screenshot
-from tests.test_browser_games import panel_for, sign_up, start_game
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

@@ -10,15 +10,22 @@ from django.db import transaction
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from bench.history_data import build_history
 from games.import_schema import MAX_DEPTH, ImportProblem, read_export
 from games.models import Game, GameNight, Group, HandChange, Membership, Player
 from games.transfer import export_json, import_json
-from tests.history_data import build_history
 
 pytestmark = pytest.mark.django_db
 
-OPTIONAL = {"created_at", "finished_at", "completed_at", "updated_at", "colour_index",
-            "entered_points", "old_points"}  # fmt: skip
+OPTIONAL = {
+    "created_at",
+    "finished_at",
+    "completed_at",
+    "updated_at",
+    "colour_index",
+    "entered_points",
+    "old_points",
+}
 DATES = ("2026-02-30", "2026-11-23T25:00:00+00:00", "10000-01-01", "yesterday", "")
 
 
@@ -136,9 +143,19 @@ def test_a_file_broken_in_one_place_is_refused_naming_that_place(exported, empty
 
 def test_the_unbroken_export_imports_whole(exported, empty_group):
     counts = import_json(empty_group, json.dumps(exported).encode())
-    assert counts == {"nights": 2, "games": 2, "hands": len(list(
-        h for n in exported["nights"] for g in n["games"] for r in g["rounds"] for h in r["hands"]
-    ))}  # fmt: skip
+    assert counts == {
+        "nights": 2,
+        "games": 2,
+        "hands": len(
+            list(
+                h
+                for n in exported["nights"]
+                for g in n["games"]
+                for r in g["rounds"]
+                for h in r["hands"]
+            )
+        ),
+    }
     again = export_json(empty_group)
     assert again["players"] == exported["players"]
     assert [n["date"] for n in again["nights"]] == [n["date"] for n in exported["nights"]]
@@ -180,9 +197,17 @@ def test_a_file_nested_far_too_deep_is_refused_before_parsing(depth):
 
 @pytest.mark.parametrize(
     "raw",
-    [b"", b"\xff\xfe", b"null", b"[]", b"123456789012345678901234567890", b'{"format": 1e999}',
-     b'"' + b"x" * 1000 + b'"', b"{" * 10],
-)  # fmt: skip
+    [
+        b"",
+        b"\xff\xfe",
+        b"null",
+        b"[]",
+        b"123456789012345678901234567890",
+        b'{"format": 1e999}',
+        b'"' + b"x" * 1000 + b'"',
+        b"{" * 10,
+    ],
+)
 def test_files_that_are_not_exports_are_refused_with_a_message(raw):
     with pytest.raises(ImportProblem) as refusal:
         read_export(raw)
@@ -191,8 +216,11 @@ def test_files_that_are_not_exports_are_refused_with_a_message(raw):
 
 def test_hostile_files_through_the_page_get_a_message_never_a_500(client, empty_group):
     client.force_login(empty_group.memberships.get().user)
-    for raw in (b"[" * 100_000, b'{"format": "scorekeeper", "version": 1, "players": [{"name": '
-                b'"A", "colour_index": 99999999999999999999}], "nights": []}'):  # fmt: skip
+    for raw in (
+        b"[" * 100_000,
+        b'{"format": "scorekeeper", "version": 1, "players": [{"name": '
+        b'"A", "colour_index": 99999999999999999999}], "nights": []}',
+    ):
         upload = io.BytesIO(raw)
         upload.name = "export.json"
         response = client.post("/group/import/", {"file": upload})

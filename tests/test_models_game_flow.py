@@ -4,7 +4,7 @@ happen in the save, the same way for views, importer, demo data and tests."""
 import pytest
 from django.db import IntegrityError, transaction
 
-from games.engine.games import DROP, POINTS, WENT_OUT
+from games.engine import DROP, POINTS, WENT_OUT
 from games.models import Entry, Game, Player, Refused
 
 pytestmark = pytest.mark.django_db
@@ -57,8 +57,9 @@ def test_a_finished_game_refuses_saves_until_reopened(member, make_game):
 
 
 def test_pool_play_puts_a_player_out_and_skips_their_deal(member, make_game):
-    game = make_game(member, kind="rummy13", names=("Ann", "Bob", "Cid"),
-                     format="pool", pool_limit=101)  # fmt: skip
+    game = make_game(
+        member, kind="rummy13", names=("Ann", "Bob", "Cid"), format="pool", pool_limit=101
+    )
     play(game.rounds.get(), {0: 0, 1: 80, 2: 101})
     second = game.rounds.get(number=2)
     assert [seat.player.name for seat in second.playing_seats()] == ["Ann", "Bob"]
@@ -73,8 +74,9 @@ def test_pool_play_puts_a_player_out_and_skips_their_deal(member, make_game):
 def test_one_way_to_start_a_game_seats_names_in_order_and_reuses_players(member):
     group = member.memberships.first().group
     Player.objects.create(group=group, name="ann")
-    game = Game.objects.start(group=group, kind="three-thirteen", players=["Bob", "Ann"],
-                              rules={"decks": 1})  # fmt: skip
+    game = Game.objects.start(
+        group=group, kind="three-thirteen", players=["Bob", "Ann"], rules={"decks": 1}
+    )
     assert [seat.player.name for seat in game.seats.select_related("player")] == ["Bob", "ann"]
     assert Player.objects.filter(group=group).count() == 2
     assert game.rules["decks"] == 1 and game.rules["aces"] == "low"

@@ -28,8 +28,9 @@ def test_every_private_page_sends_a_stranger_to_log_in(client, member, make_game
         assert response["Location"].startswith("/login/"), url
 
 
-def test_another_group_gets_not_found_on_every_page_of_a_game(client, member, make_member,
-                                                               make_game):  # fmt: skip
+def test_another_group_gets_not_found_on_every_page_of_a_game(
+    client, member, make_member, make_game
+):
     game = make_game(member)
     client.force_login(make_member("zed"))
     for method, url in private_urls(game)[2:]:

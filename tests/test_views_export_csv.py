@@ -19,9 +19,12 @@ HOSTILE = ('=HYPERLINK("http://x.invalid")', "+1+cmd|' /C calc'!A0", "@SUM(1)", 
 def hostile_game(signed_in, member, make_game):
     game = make_game(member, kind="rummy13", names=HOSTILE)
     seats = list(game.seats.all())
-    hands = [("went_out", ""), ("cards", "KS QD 2C 3H 5D 7S 9C JH QH 4S 6D 8C TD"),
-             ("cards", "KC QS 2D 3S 5H 7C 9D JS QC 4D 6H 8S TH"),
-             ("cards", "KH QC 2S 3C 5S 7D 9H JC QD 4C 6S 8D TS")]  # fmt: skip
+    hands = [
+        ("went_out", ""),
+        ("cards", "KS QD 2C 3H 5D 7S 9C JH QH 4S 6D 8C TD"),
+        ("cards", "KC QS 2D 3S 5H 7C 9D JS QC 4D 6H 8S TH"),
+        ("cards", "KH QC 2S 3C 5S 7D 9H JC QD 4C 6S 8D TS"),
+    ]
     for seat, (outcome, cards) in zip(seats, hands, strict=True):
         entry = {"outcome": outcome, "cards": cards, "save": "1", "version": 0}
         response = signed_in.post(hand_url(game, 1, seat), entry)
@@ -53,8 +56,9 @@ def test_csv_exports_show_formula_like_names_as_text(signed_in, hostile_game, ur
     assert {int(row["points"]) for row in rows} - {0}
 
 
-def test_json_round_trip_keeps_formula_like_names_exactly(signed_in, hostile_game, make_member,
-                                                         client):  # fmt: skip
+def test_json_round_trip_keeps_formula_like_names_exactly(
+    signed_in, hostile_game, make_member, client
+):
     exported = json.loads(signed_in.get("/group/export.json").content)
     assert {player["name"] for player in exported["players"]} == set(HOSTILE)
     assert set(exported["nights"][0]["games"][0]["seats"]) == set(HOSTILE)

@@ -5,8 +5,8 @@ import re
 
 import pytest
 
-from games.engine import games as engine
-from games.engine.games import DROP, POINTS, WENT_OUT
+from games import engine
+from games.engine import DROP, POINTS, WENT_OUT
 from games.models import Entry, Game, Hand
 from tests.helpers import save, seats
 
@@ -85,8 +85,9 @@ def test_reopening_makes_the_hands_changeable_again(signed_in, member, make_game
 def test_pool_standings_place_the_later_out_higher(signed_in, member, make_game):
     """Cid is out after deal 1 with 120, Bob after deal 2 with 150: Bob places above Cid
     though his total is higher, and Ann, the last player left, wins."""
-    game = make_game(member, kind="rummy13", names=("Ann", "Bob", "Cid"),
-                     format="pool", pool_limit=101)  # fmt: skip
+    game = make_game(
+        member, kind="rummy13", names=("Ann", "Bob", "Cid"), format="pool", pool_limit=101
+    )
     ann, bob, cid = seats(game)
     first = game.rounds.get()
     first.save_hand(ann, Entry(WENT_OUT), member)
@@ -104,16 +105,22 @@ def test_pool_standings_place_the_later_out_higher(signed_in, member, make_game)
 
 def test_engine_standings_order_players_out_of_the_pool_by_when():
     seat = engine.Seating
-    places = engine.standings([
-        seat("early", 0, total=120, out_after=1),
-        seat("late", 1, total=150, out_after=2),
-        seat("last", 2, total=60),
-        seat("late too", 3, total=150, out_after=2),
-        seat("late, fewer", 4, total=130, out_after=2),
-    ])  # fmt: skip
+    places = engine.standings(
+        [
+            seat("early", 0, total=120, out_after=1),
+            seat("late", 1, total=150, out_after=2),
+            seat("last", 2, total=60),
+            seat("late too", 3, total=150, out_after=2),
+            seat("late, fewer", 4, total=130, out_after=2),
+        ]
+    )
     assert [(place, s.key) for place, s in places] == [
-        (1, "last"), (2, "late, fewer"), (3, "late"), (3, "late too"), (5, "early"),
-    ]  # fmt: skip
+        (1, "last"),
+        (2, "late, fewer"),
+        (3, "late"),
+        (3, "late too"),
+        (5, "early"),
+    ]
 
 
 def test_a_finished_game_offers_a_rematch(signed_in, member, make_game):
@@ -124,10 +131,17 @@ def test_a_finished_game_offers_a_rematch(signed_in, member, make_game):
     assert f'href="/games/new/?rematch={game.pk}"' in page
 
 
-def test_a_rematch_has_the_same_players_and_options_and_the_next_dealer(signed_in, member,
-                                                                         make_game):  # fmt: skip
-    game = make_game(member, names=("Ann", "Bob", "Cid", "Dee"), aces="high_or_low",
-                     faces="rank", jokers=2, decks=3)  # fmt: skip
+def test_a_rematch_has_the_same_players_and_options_and_the_next_dealer(
+    signed_in, member, make_game
+):
+    game = make_game(
+        member,
+        names=("Ann", "Bob", "Cid", "Dee"),
+        aces="high_or_low",
+        faces="rank",
+        jokers=2,
+        decks=3,
+    )
     ann, bob, cid, dee = seats(game)
     for number, winner in ((1, ann), (2, bob)):
         round_ = game.rounds.get(number=number)
@@ -157,8 +171,9 @@ def test_a_rematch_after_eleven_rounds_starts_after_the_last_dealer(member, make
     assert [seat.player.name for seat in game.rematch_seats()] == ["Cid", "Ann", "Bob"]
 
 
-def test_a_rematch_of_another_groups_game_is_a_plain_new_game(client, member, make_member,
-                                                               make_game):  # fmt: skip
+def test_a_rematch_of_another_groups_game_is_a_plain_new_game(
+    client, member, make_member, make_game
+):
     game = make_game(member, names=("Ann", "Bob"))
     game.finish()
     client.force_login(make_member("zed"))
@@ -167,8 +182,9 @@ def test_a_rematch_of_another_groups_game_is_a_plain_new_game(client, member, ma
 
 
 def test_a_rematch_starts_a_game_of_the_same_kind(signed_in, member, make_game):
-    game = make_game(member, kind="rummy13", names=("Ann", "Bob"), format="pool",
-                     pool_limit=201, max_count=80)  # fmt: skip
+    game = make_game(
+        member, kind="rummy13", names=("Ann", "Bob"), format="pool", pool_limit=201, max_count=80
+    )
     game.finish()
     form = signed_in.get(f"/games/new/?rematch={game.pk}").context["form"]
     data = {name: form[name].value() for name in form.fields if form[name].value() is not None}

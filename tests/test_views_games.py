@@ -7,11 +7,22 @@ from tests.helpers import save, seats
 pytestmark = pytest.mark.django_db
 
 NEW_GAME = {
-    "kind": "three-thirteen", "players": "Ann, Bob, Cid", "date": "2026-11-22",
-    "tt_aces": "low", "tt_faces": "ten", "tt_jokers": 0, "tt_all_wild_melds": "yes",
-    "r_decks": 2, "r_jokers": 2, "r_all_joker_melds": "yes", "r_format": "open",
-    "r_pool_limit": 101, "r_first_drop": 20, "r_middle_drop": 40, "r_wrong_declaration": 80,
-}  # fmt: skip
+    "kind": "three-thirteen",
+    "players": "Ann, Bob, Cid",
+    "date": "2026-11-22",
+    "tt_aces": "low",
+    "tt_faces": "ten",
+    "tt_jokers": 0,
+    "tt_all_wild_melds": "yes",
+    "r_decks": 2,
+    "r_jokers": 2,
+    "r_all_joker_melds": "yes",
+    "r_format": "open",
+    "r_pool_limit": 101,
+    "r_first_drop": 20,
+    "r_middle_drop": 40,
+    "r_wrong_declaration": 80,
+}
 
 
 def test_new_game_seats_players_in_order_and_stores_the_options(signed_in, member):
@@ -45,27 +56,42 @@ def test_round_page_shows_cards_wild_rank_and_dealer(signed_in, member, make_gam
     assert "<strong>3</strong> cards a hand" in page
     assert "<strong>3s wild</strong>" in page
     assert "<strong>Ann</strong> deals" in page
-    assert 'aria-label="7 of hearts"' in page
+    assert 'data-name="7 of hearts"' in page
 
 
-def test_tapping_cards_shows_the_melds_and_points(signed_in, member, make_game):
+def test_a_hand_being_tapped_is_scored_in_its_preview_only(signed_in, member, make_game):
     game = make_game(member, names=("Ann", "Bob"))
     seat = seats(game)[0]
     url = hand_url(game, 1, seat)
-    response = signed_in.post(url, {"outcome": "cards", "cards": "5H 6H", "tap": "7H"},
-                              HTTP_HX_REQUEST="true")  # fmt: skip
+    response = signed_in.post(
+        url, {"outcome": "cards", "cards": "7h 5H 6H"}, HTTP_HX_REQUEST="true"
+    )
     text = response.content.decode()
     assert response.status_code == 200
-    assert text.lstrip().startswith('<section class="hand-panel"')  # the partial only
+    assert text.lstrip().startswith(f'<div class="preview" id="preview-{seat.pk}"')
+    assert response["HX-Retarget"] == f"#preview-{seat.pk}"
+    assert 'data-cards="7H 5H 6H"' in text  # what the server read, for the phone's chosen cards
+    assert "<strong>0</strong> points" in text
+    assert "picker" not in text
+    assert not Hand.objects.exists()  # scoring never saves
+
+
+def test_without_javascript_a_tap_draws_the_page_with_the_card_chosen(signed_in, member, make_game):
+    game = make_game(member, names=("Ann", "Bob"))
+    response = signed_in.post(
+        hand_url(game, 1, seats(game)[0]), {"outcome": "cards", "cards": "5H 6H", "tap": "7H"}
+    )
+    text = response.content.decode()
     assert 'value="5H 6H 7H"' in text
     assert "<strong>0</strong> points" in text
-    assert not Hand.objects.exists()  # tapping never saves
+    assert not Hand.objects.exists()
 
 
 def test_tapping_a_chosen_card_takes_it_back(signed_in, member, make_game):
     game = make_game(member)
-    response = signed_in.post(hand_url(game, 1, seats(game)[0]),
-                              {"outcome": "cards", "cards": "5H 6H 7H", "untap": "6H"})  # fmt: skip
+    response = signed_in.post(
+        hand_url(game, 1, seats(game)[0]), {"outcome": "cards", "cards": "5H 6H 7H", "untap": "6H"}
+    )
     assert 'value="5H 7H"' in response.content.decode()
 
 
@@ -141,8 +167,9 @@ def test_a_double_submit_saves_once(signed_in, member, make_game):
     assert HandChange.objects.count() == 1
 
 
-def test_a_second_phone_is_shown_the_saved_hand_instead_of_overwriting(signed_in, member,
-                                                                        make_game):  # fmt: skip
+def test_a_second_phone_is_shown_the_saved_hand_instead_of_overwriting(
+    signed_in, member, make_game
+):
     game = make_game(member)
     ann = seats(game)[0]
     save(signed_in, game, 1, ann, "KS QD 2C")  # phone one
@@ -175,8 +202,7 @@ def test_editing_an_earlier_round_changes_totals_and_is_recorded(signed_in, memb
     assert "Cards left: KS QD 2C (22) → Cards left: KS QD AC (21)" in history
 
 
-def test_finishing_gives_standings_where_equal_totals_share_a_place(signed_in, member,
-                                                                    make_game):  # fmt: skip
+def test_finishing_gives_standings_where_equal_totals_share_a_place(signed_in, member, make_game):
     game = make_game(member)
     ann, bob, cid = seats(game)
     save(signed_in, game, 1, ann, "5H 6H 7H", outcome="went_out")
@@ -213,16 +239,22 @@ def test_rummy_doubling_without_a_cap(signed_in, member, make_game):
 
 def test_an_invalid_declaration_gives_the_reason(signed_in, member, make_game):
     game = make_game(member, kind="rummy13", names=("Ann", "Bob"))
-    response = save(signed_in, game, 1, seats(game)[0],
-                    "AH 3H 5H 7H 9S JS KS 2C 4C 6C 8D 10D QD", outcome="went_out")  # fmt: skip
+    response = save(
+        signed_in,
+        game,
+        1,
+        seats(game)[0],
+        "AH 3H 5H 7H 9S JS KS 2C 4C 6C 8D 10D QD",
+        outcome="went_out",
+    )
     assert "Not a valid declaration: no pure sequence" in response.content.decode()
     assert not Hand.objects.exists()
 
 
-def test_pool_rummy_drops_put_a_player_out_and_the_deal_skips_them(signed_in, member,
-                                                                    make_game):  # fmt: skip
-    game = make_game(member, kind="rummy13", names=("Ann", "Bob", "Cid"),
-                     format="pool", pool_limit=101)  # fmt: skip
+def test_pool_rummy_drops_put_a_player_out_and_the_deal_skips_them(signed_in, member, make_game):
+    game = make_game(
+        member, kind="rummy13", names=("Ann", "Bob", "Cid"), format="pool", pool_limit=101
+    )
     ann, bob, cid = seats(game)
     winner_cards = "AS 2S 3S 4S 5D 6D 7D 8C 9C 10C JH QH KH"
     for number in (1, 2):

@@ -20,8 +20,10 @@ def group_of(user) -> Group:
 
 
 def test_signing_up_makes_the_new_login_its_groups_owner(client):
-    client.post("/signup/", {"username": "meera", "password1": "Rummy-night-77",
-                             "password2": "Rummy-night-77"})  # fmt: skip
+    client.post(
+        "/signup/",
+        {"username": "meera", "password1": "Rummy-night-77", "password2": "Rummy-night-77"},
+    )
     assert Membership.objects.get(user__username="meera").role == Membership.OWNER
 
 
@@ -50,8 +52,9 @@ def test_a_member_of_two_groups_switches_and_sees_only_the_current_ones_data(
     assert b"Secret Sam" in client.get("/players/").content
 
 
-def test_switching_to_a_group_one_is_not_in_does_nothing(client, member, bob, make_member,
-                                                         make_game):  # fmt: skip
+def test_switching_to_a_group_one_is_not_in_does_nothing(
+    client, member, bob, make_member, make_game
+):
     stranger = make_member("zed")
     make_game(stranger, names=("Zed's Zoe", "Zed's Zak"))
     client.force_login(bob)

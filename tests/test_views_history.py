@@ -4,10 +4,10 @@ import json
 
 import pytest
 
+from bench.history_data import build_history
 from games.models import Group, HandChange, Membership, Player
 from games.transfer import export_json
 from tests.conftest import hand_url
-from tests.history_data import build_history
 
 pytestmark = pytest.mark.django_db
 
@@ -16,8 +16,10 @@ def play_round(client, game, number, results):
     """results: [(seat index, outcome, cards)] entered through the page."""
     seats = list(game.seats.all())
     for index, outcome, cards in results:
-        client.post(hand_url(game, number, seats[index]),
-                    {"outcome": outcome, "cards": cards, "save": "1", "version": 0})  # fmt: skip
+        client.post(
+            hand_url(game, number, seats[index]),
+            {"outcome": outcome, "cards": cards, "save": "1", "version": 0},
+        )
 
 
 @pytest.fixture
@@ -25,11 +27,19 @@ def finished_game(signed_in, member, make_game):
     """Ann goes out twice; Bob and Cid count 22 and 21, then 3 and 9 (3s are wild in round 1,
     4s in round 2)."""
     game = make_game(member)
-    play_round(signed_in, game, 1, [(0, "went_out", "5H 6H 7H"), (1, "cards", "KS QD 2C"),
-                                    (2, "cards", "KC QH AD")])  # fmt: skip
+    play_round(
+        signed_in,
+        game,
+        1,
+        [(0, "went_out", "5H 6H 7H"), (1, "cards", "KS QD 2C"), (2, "cards", "KC QH AD")],
+    )
     signed_in.get(f"/games/{game.pk}/")
-    play_round(signed_in, game, 2, [(0, "went_out", "5H 6H 7H 8H"), (1, "cards", "AS 2D 5C 5D"),
-                                    (2, "cards", "9S 9D 2C 2D")])  # fmt: skip
+    play_round(
+        signed_in,
+        game,
+        2,
+        [(0, "went_out", "5H 6H 7H 8H"), (1, "cards", "AS 2D 5C 5D"), (2, "cards", "9S 9D 2C 2D")],
+    )
     signed_in.post(f"/games/{game.pk}/finish/")
     return game
 
@@ -99,8 +109,9 @@ def test_csv_has_one_row_per_hand_with_cards_and_points(signed_in, finished_game
     assert bob_first["cards"] == "KS QD 2C" and bob_first["points"] == "22"
 
 
-def test_json_round_trips_into_an_empty_group_with_nothing_lost(signed_in, finished_game,
-                                                                make_member, client):  # fmt: skip
+def test_json_round_trips_into_an_empty_group_with_nothing_lost(
+    signed_in, finished_game, make_member, client
+):
     exported = json.loads(signed_in.get("/group/export.json").content)
     assert HandChange.objects.count() == 6
     other = make_member("zoe")
@@ -118,14 +129,41 @@ def test_json_round_trips_into_an_empty_group_with_nothing_lost(signed_in, finis
 def test_a_bad_import_names_the_problem_and_writes_nothing(client, make_member):
     user = make_member("zoe")
     client.force_login(user)
-    data = {"format": "scorekeeper", "version": 1,
-            "players": [{"name": "Ann"}, {"name": "Bob"}],
-            "nights": [{"date": "2026-11-01", "games": [{
-                "kind": "three-thirteen", "rules": {}, "seats": ["Ann", "Bob"],
-                "rounds": [{"number": 1, "dealer": 0, "hands": [{
-                    "seat": 0, "outcome": "cards", "cards": "5H 6H 1H", "points": 4,
-                    "melds": [], "all_pure": False, "version": 1, "changes": [],
-                }]}]}]}]}  # fmt: skip
+    data = {
+        "format": "scorekeeper",
+        "version": 1,
+        "players": [{"name": "Ann"}, {"name": "Bob"}],
+        "nights": [
+            {
+                "date": "2026-11-01",
+                "games": [
+                    {
+                        "kind": "three-thirteen",
+                        "rules": {},
+                        "seats": ["Ann", "Bob"],
+                        "rounds": [
+                            {
+                                "number": 1,
+                                "dealer": 0,
+                                "hands": [
+                                    {
+                                        "seat": 0,
+                                        "outcome": "cards",
+                                        "cards": "5H 6H 1H",
+                                        "points": 4,
+                                        "melds": [],
+                                        "all_pure": False,
+                                        "version": 1,
+                                        "changes": [],
+                                    }
+                                ],
+                            }
+                        ],
+                    }
+                ],
+            }
+        ],
+    }
     upload = io.BytesIO(json.dumps(data).encode())
     upload.name = "bad.json"
     page = client.post("/group/import/", {"file": upload}).content.decode()
@@ -182,10 +220,16 @@ def test_query_counts_do_not_grow_with_500_game_nights(client, django_user_model
         player = Player.objects.filter(group=group).order_by("name").first()
         night = group.nights.order_by("date").first()
         return [
-            "/", "/nights/", f"/nights/?player={player.pk}&kind=rummy13", f"/nights/{night.pk}/",
-            f"/players/{player.pk}/", "/group/", "/group/?kind=three-thirteen",
-            "/group/export.csv", "/group/export.json",
-        ]  # fmt: skip
+            "/",
+            "/nights/",
+            f"/nights/?player={player.pk}&kind=rummy13",
+            f"/nights/{night.pk}/",
+            f"/players/{player.pk}/",
+            "/group/",
+            "/group/?kind=three-thirteen",
+            "/group/export.csv",
+            "/group/export.json",
+        ]
 
     client.force_login(small_user)
     few = [count_queries(client, url) for url in pages(small)]

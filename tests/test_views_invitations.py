@@ -61,10 +61,15 @@ def test_the_link_logged_out_names_the_group_and_offers_log_in_or_sign_up(client
 
 def test_signing_up_from_the_link_comes_back_and_joins(client, invitation, group):
     url = f"/invite/{invitation.token}/"
-    response = client.post(f"/signup/?next={url}", {
-        "username": "nia", "password1": "Rummy-night-77", "password2": "Rummy-night-77",
-        "next": url,
-    })  # fmt: skip
+    response = client.post(
+        f"/signup/?next={url}",
+        {
+            "username": "nia",
+            "password1": "Rummy-night-77",
+            "password2": "Rummy-night-77",
+            "next": url,
+        },
+    )
     assert response["Location"] == url
     assert "Join ann&#x27;s table" in client.get(url).content.decode()
     client.post(url)
@@ -72,8 +77,9 @@ def test_signing_up_from_the_link_comes_back_and_joins(client, invitation, group
     assert "ann&#x27;s table" in client.get("/").content.decode()
 
 
-def test_accepting_joins_switches_and_counts_a_use(client, invitation, group, newcomer,
-                                                   member, make_game):  # fmt: skip
+def test_accepting_joins_switches_and_counts_a_use(
+    client, invitation, group, newcomer, member, make_game
+):
     make_game(member, names=("Secret Sam", "Hidden Hal"))
     client.force_login(newcomer)
     response = client.post(f"/invite/{invitation.token}/")
@@ -96,8 +102,9 @@ def test_a_member_of_another_group_ends_in_both_and_is_switched(
     assert "selected>ann&#x27;s table</option>" in page
 
 
-def test_someone_already_a_member_is_told_so_and_uses_nothing(client, signed_in, invitation,
-                                                              group, member):  # fmt: skip
+def test_someone_already_a_member_is_told_so_and_uses_nothing(
+    client, signed_in, invitation, group, member
+):
     Group.found(member, "Another table")
     signed_in.post("/group/switch/", {"group": Group.objects.get(name="Another table").pk})
     assert "already a member" in signed_in.get(f"/invite/{invitation.token}/").content.decode()
@@ -110,13 +117,17 @@ def test_someone_already_a_member_is_told_so_and_uses_nothing(client, signed_in,
     assert "already a member" in page
 
 
-@pytest.mark.parametrize("spoil, words", [
-    ({"expires_at": timezone.now() - timedelta(minutes=1)}, "expired"),
-    ({"revoked_at": timezone.now()}, "revoked"),
-    ({"max_uses": 1, "uses": 1}, "used as many times"),
-])  # fmt: skip
-def test_an_unusable_link_says_why_and_joins_nobody(client, invitation, newcomer, group, spoil,
-                                                    words):  # fmt: skip
+@pytest.mark.parametrize(
+    "spoil, words",
+    [
+        ({"expires_at": timezone.now() - timedelta(minutes=1)}, "expired"),
+        ({"revoked_at": timezone.now()}, "revoked"),
+        ({"max_uses": 1, "uses": 1}, "used as many times"),
+    ],
+)
+def test_an_unusable_link_says_why_and_joins_nobody(
+    client, invitation, newcomer, group, spoil, words
+):
     Invitation.objects.filter(pk=invitation.pk).update(**spoil)
     client.force_login(newcomer)
     page = client.get(f"/invite/{invitation.token}/")
@@ -127,8 +138,9 @@ def test_an_unusable_link_says_why_and_joins_nobody(client, invitation, newcomer
     assert not Membership.objects.filter(user=newcomer, group=group).exists()
 
 
-def test_the_last_use_of_a_limited_link_is_the_last(client, group, member, newcomer,
-                                                    django_user_model):  # fmt: skip
+def test_the_last_use_of_a_limited_link_is_the_last(
+    client, group, member, newcomer, django_user_model
+):
     invitation = Invitation.objects.create(group=group, created_by=member, max_uses=1)
     client.force_login(newcomer)
     client.post(f"/invite/{invitation.token}/")

@@ -17,21 +17,58 @@ BY_LINK = {"invitation", "guest_join"}  # holding the secret token is the permis
 GUEST_OK = {"game", "round", "hand_entry", "game_live", "round_live", "undo_save"}
 ACCOUNT = {"password_change", "password_change_done"}  # any signed-in login, its own account
 MEMBERS_ONLY = {
-    "players", "new_game", "finish_game", "reopen_game", "nights", "night", "export_night",
-    "player", "leaderboard", "export_group", "import", "members", "switch_group", "rename_group",
-    "leave_group", "make_owner", "remove_member", "new_invitation", "share_invitation",
-    "revoke_invitation", "new_guest_pass", "guest_pass", "night_live", "group_time_zone",
-}  # fmt: skip
+    "players",
+    "new_game",
+    "finish_game",
+    "reopen_game",
+    "nights",
+    "night",
+    "export_night",
+    "player",
+    "leaderboard",
+    "export_group",
+    "import",
+    "members",
+    "switch_group",
+    "rename_group",
+    "leave_group",
+    "make_owner",
+    "remove_member",
+    "new_invitation",
+    "share_invitation",
+    "revoke_invitation",
+    "new_guest_pass",
+    "guest_pass",
+    "night_live",
+    "group_time_zone",
+}
 # Pages of "the current group" with no id in their URL: a member of another group reaches them
 # and sees (or changes) their own group there, never this one.
 OWN_GROUP = {
-    "players", "new_game", "nights", "leaderboard", "export_group", "import", "members",
-    "switch_group", "rename_group", "leave_group", "new_invitation", "group_time_zone",
-}  # fmt: skip
+    "players",
+    "new_game",
+    "nights",
+    "leaderboard",
+    "export_group",
+    "import",
+    "members",
+    "switch_group",
+    "rename_group",
+    "leave_group",
+    "new_invitation",
+    "group_time_zone",
+}
 SECRETS = ("Secret Sam", "Hidden Hal", "Ann&#x27;s crew")
-ATTEMPT = {"outcome": "cards", "cards": "5H 6H 7H", "save": "1", "name": "Taken over",
-           "days": "7", "device": "Mallory", "players": "X, Y",
-           "kind": "three-thirteen"}  # fmt: skip
+ATTEMPT = {
+    "outcome": "cards",
+    "cards": "5H 6H 7H",
+    "save": "1",
+    "name": "Taken over",
+    "days": "7",
+    "device": "Mallory",
+    "players": "X, Y",
+    "kind": "three-thirteen",
+}
 
 
 def test_every_url_is_in_the_access_table():
@@ -54,13 +91,17 @@ def ann_game(member, make_game):
 def state(game):
     group = game.group
     group.refresh_from_db()
-    return (Hand.objects.filter(round__game__group=group).count(), group.games.count(),
-            group.memberships.count(),
-            list(group.memberships.values_list("role", flat=True)), game.group.name,
-            list(group.invitations.values_list("revoked_at", "uses")),
-            GuestPass.objects.filter(game__group=group).count(),
-            Game.objects.get(pk=game.pk).finished_at,
-            game.group.players.count())  # fmt: skip
+    return (
+        Hand.objects.filter(round__game__group=group).count(),
+        group.games.count(),
+        group.memberships.count(),
+        list(group.memberships.values_list("role", flat=True)),
+        game.group.name,
+        list(group.invitations.values_list("revoked_at", "uses")),
+        GuestPass.objects.filter(game__group=group).count(),
+        Game.objects.get(pk=game.pk).finished_at,
+        game.group.players.count(),
+    )
 
 
 def outsider(game, **_):
@@ -106,15 +147,25 @@ def refused(response, signed_out: bool) -> bool:
     return signed_out and login
 
 
-@pytest.mark.parametrize("visitor, signed_out, own_group", [
-    (outsider, True, False), (other_group_member, False, True), (removed_member, False, False),
-    (guest_of_another_game, True, False),
-])  # fmt: skip
+@pytest.mark.parametrize(
+    "visitor, signed_out, own_group",
+    [
+        (outsider, True, False),
+        (other_group_member, False, True),
+        (removed_member, False, False),
+        (guest_of_another_game, True, False),
+    ],
+)
 def test_visitors_are_refused_every_page_of_the_group(
     visitor, signed_out, own_group, ann_game, member, make_member, make_game, django_user_model
 ):
-    client = visitor(ann_game, member=member, make_member=make_member, make_game=make_game,
-                     django_user_model=django_user_model)  # fmt: skip
+    client = visitor(
+        ann_game,
+        member=member,
+        make_member=make_member,
+        make_game=make_game,
+        django_user_model=django_user_model,
+    )
     before = state(ann_game)
     urls = site_urls(ann_game)
     for name in sorted(MEMBERS_ONLY | GUEST_OK | ACCOUNT):
@@ -125,8 +176,12 @@ def test_visitors_are_refused_every_page_of_the_group(
                 if (own_group and name in OWN_GROUP) or (not signed_out and name in ACCOUNT):
                     assert response.status_code < 500, (name, method)
                 else:
-                    assert refused(response, signed_out), (name, method, headers,
-                                                           response.status_code)  # fmt: skip
+                    assert refused(response, signed_out), (
+                        name,
+                        method,
+                        headers,
+                        response.status_code,
+                    )
                 body = response.content.decode()
                 assert not any(secret in body for secret in SECRETS), (name, method)
     assert state(ann_game) == before

@@ -32,8 +32,8 @@ def build(cls, data, game):
     extra = {}
     if "group" in signature:
         extra["group"] = game.group
-    if "round_" in signature:
-        extra["round_"] = game.rounds.first()
+    if "game" in signature:
+        extra["game"] = game
     return cls(data, **extra)
 
 
@@ -41,8 +41,11 @@ def test_every_text_field_of_every_form_is_bounded(member, make_game):
     game = make_game(member)
     for cls in form_classes():
         form = build(cls, {}, game)
-        data = {name: LONG for name, field in form.fields.items()
-                if isinstance(field, django_forms.CharField)}  # fmt: skip
+        data = {
+            name: LONG
+            for name, field in form.fields.items()
+            if isinstance(field, django_forms.CharField)
+        }
         form = build(cls, data, game)
         for name, field in form.fields.items():
             if isinstance(field, django_forms.CharField):
@@ -56,9 +59,12 @@ def stored_text_fits_its_column():
         for field in model._meta.get_fields():
             if isinstance(field, models.CharField) and field.max_length:
                 longest = max(
-                    (len(value or "") for value in
-                     model.objects.values_list(field.name, flat=True)), default=0,
-                )  # fmt: skip
+                    (
+                        len(value or "")
+                        for value in model.objects.values_list(field.name, flat=True)
+                    ),
+                    default=0,
+                )
                 assert longest <= field.max_length, f"{model.__name__}.{field.name}"
 
 
@@ -74,7 +80,7 @@ def test_every_form_of_the_site_refuses_long_text_with_a_message(signed_in, memb
             "save": "1",
             "tap": LONG,
             "untap": LONG,
-        },  # fmt: skip
+        },
         f"/nights/{game.night_id}/": {"date": LONG},
     }
     for url, data in posts.items():

@@ -84,8 +84,11 @@ def test_static_files_have_hashed_names_far_future_caching_and_compression(tmp_p
         call_command("collectstatic", interactive=False, verbosity=0)
         client = Client()  # a new handler: WhiteNoise reads the collected files
         page = client.get("/login/").content.decode()
-        css = next(part.split('"')[0] for part in page.split('href="')[1:]
-                   if part.startswith("/static/css/app."))  # fmt: skip
+        css = next(
+            part.split('"')[0]
+            for part in page.split('href="')[1:]
+            if part.startswith("/static/css/app.")
+        )
         assert css != "/static/css/app.css" and css.endswith(".css")  # app.<hash>.css
         plain = client.get(css)
         body = b"".join(plain.streaming_content)

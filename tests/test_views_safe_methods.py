@@ -4,7 +4,7 @@ INSERT, UPDATE or DELETE, for a member, a stranger and htmx."""
 import pytest
 from django.db import connection
 
-from games.engine.games import POINTS
+from games.engine import POINTS
 from games.models import Entry
 from tests.helpers import site_urls, url_names
 

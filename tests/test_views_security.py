@@ -17,19 +17,23 @@ EVENT_ATTRIBUTE = re.compile(r"\son[a-z]+\s*=", re.IGNORECASE)
 
 
 def login(client, username, password, address="10.0.0.1"):
-    return client.post("/login/", {"username": username, "password": password},
-                       REMOTE_ADDR=address)  # fmt: skip
+    return client.post("/login/", {"username": username, "password": password}, REMOTE_ADDR=address)
 
 
-def test_every_page_has_a_strict_policy_and_no_inline_script_or_style(signed_in, member,
-                                                                     make_game):  # fmt: skip
+def test_every_page_has_a_strict_policy_and_no_inline_script_or_style(signed_in, member, make_game):
     game = make_game(member)
     for name, url in site_urls(game).items():
         response = signed_in.get(url)
         policy = response["Content-Security-Policy"]
-        for directive in ("default-src 'self'", "script-src 'self'", "style-src 'self'",
-                          "frame-ancestors 'none'", "object-src 'none'", "base-uri 'self'",
-                          "form-action 'self'"):  # fmt: skip
+        for directive in (
+            "default-src 'self'",
+            "script-src 'self'",
+            "style-src 'self'",
+            "frame-ancestors 'none'",
+            "object-src 'none'",
+            "base-uri 'self'",
+            "form-action 'self'",
+        ):
             assert directive in policy, (name, directive)
         assert "unsafe-inline" not in policy and "unsafe-eval" not in policy
         assert response["Referrer-Policy"] == "same-origin", name
@@ -75,8 +79,12 @@ def test_behind_the_proxy_the_address_is_the_one_the_proxy_added(client, member,
     settings.BEHIND_HTTPS_PROXY = True
 
     def through_proxy(username, password, forwarded):
-        return client.post("/login/", {"username": username, "password": password},
-                           REMOTE_ADDR="10.9.9.9", HTTP_X_FORWARDED_FOR=forwarded)  # fmt: skip
+        return client.post(
+            "/login/",
+            {"username": username, "password": password},
+            REMOTE_ADDR="10.9.9.9",
+            HTTP_X_FORWARDED_FOR=forwarded,
+        )
 
     for attempt in range(5):
         through_proxy(f"guess{attempt}", "x", f"1.2.3.{attempt}, 5.6.7.8")
@@ -87,14 +95,24 @@ def test_behind_the_proxy_the_address_is_the_one_the_proxy_added(client, member,
 def test_a_signed_in_user_changes_their_password(signed_in, member, client):
     page = signed_in.get("/")
     assert 'href="/account/password/"' in page.content.decode()
-    wrong = signed_in.post("/account/password/", {"old_password": "nope",
-                                                  "new_password1": "Fresh-deck-77",
-                                                  "new_password2": "Fresh-deck-77"})  # fmt: skip
+    wrong = signed_in.post(
+        "/account/password/",
+        {
+            "old_password": "nope",
+            "new_password1": "Fresh-deck-77",
+            "new_password2": "Fresh-deck-77",
+        },
+    )
     assert wrong.status_code == 200
     assert "Your old password was entered incorrectly" in wrong.content.decode()
-    done = signed_in.post("/account/password/", {"old_password": PASSWORD,
-                                                 "new_password1": "Fresh-deck-77",
-                                                 "new_password2": "Fresh-deck-77"})  # fmt: skip
+    done = signed_in.post(
+        "/account/password/",
+        {
+            "old_password": PASSWORD,
+            "new_password1": "Fresh-deck-77",
+            "new_password2": "Fresh-deck-77",
+        },
+    )
     assert done.status_code == 302 and done["Location"] == "/account/password/done/"
     assert signed_in.get("/account/password/done/").status_code == 200
     assert signed_in.get("/").status_code == 200  # this phone stays signed in
@@ -104,9 +122,10 @@ def test_a_signed_in_user_changes_their_password(signed_in, member, client):
 
 def test_a_password_change_needs_a_login_and_a_sane_length(client, signed_in):
     long = "Aa1-" * 40
-    refused = signed_in.post("/account/password/", {"old_password": PASSWORD,
-                                                    "new_password1": long,
-                                                    "new_password2": long})  # fmt: skip
+    refused = signed_in.post(
+        "/account/password/",
+        {"old_password": PASSWORD, "new_password1": long, "new_password2": long},
+    )
     assert refused.status_code == 200
     assert "at most 128 characters" in refused.content.decode()
     signed_in.logout()

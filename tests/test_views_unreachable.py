@@ -18,8 +18,9 @@ def phone_client(member):
     return client
 
 
-def test_every_page_answers_503_with_a_plain_message(phone_client, member, make_game,
-                                                     database_switch):  # fmt: skip
+def test_every_page_answers_503_with_a_plain_message(
+    phone_client, member, make_game, database_switch
+):
     game = make_game(member)
     urls = ["/", f"/games/{game.pk}/", f"/games/{game.pk}/rounds/1/", "/nights/", "/group/"]
     database_switch.cut()
@@ -36,8 +37,9 @@ def test_every_page_answers_503_with_a_plain_message(phone_client, member, make_
         assert phone_client.get(url).status_code == 200, url
 
 
-def test_a_save_while_the_database_is_away_is_not_acknowledged(phone_client, member, make_game,
-                                                               database_switch):  # fmt: skip
+def test_a_save_while_the_database_is_away_is_not_acknowledged(
+    phone_client, member, make_game, database_switch
+):
     game = make_game(member)
     seat = game.seats.first()
     entry = {"outcome": "cards", "cards": "KS QD 2C", "save": "1", "version": 0}

@@ -1,0 +1,140 @@
+"""What the browser tests do as a person at the table would: sign up, start a game, open a
+hand, tap or type its cards without waiting for the server, save; phones signed in as a member;
+a slow network; the requests that reach the server."""
+
+import re
+import threading
+from contextlib import contextmanager
+
+from django.conf import settings
+from django.core.signals import request_started
+from django.test import Client
+from playwright.sync_api import expect
+
+from games.engine.cards import parse_hand
+from tests.conftest import PHONE
+
+PASSWORD = "Shuffle-and-deal-9"
+LATENCY = 300  # ms each way, as a café's Wi-Fi
+SETTLED = 10_000  # ms for the last answer to arrive through a slow network
+
+
+def signed_in_phone(browser, live_server, user, **options):
+    """A phone-sized page whose browser holds `user`'s session (or none, for a guest)."""
+    context = browser.new_context(
+        viewport=PHONE, is_mobile=True, has_touch=True, base_url=live_server.url, **options
+    )
+    context.set_default_timeout(10_000)
+    if user is not None:
+        client = Client()
+        client.force_login(user)
+        cookie = client.cookies[settings.SESSION_COOKIE_NAME].value
+        context.add_cookies(
+            [{"name": settings.SESSION_COOKIE_NAME, "value": cookie, "url": live_server.url}]
+        )
+    return context, context.new_page()
+
+
+def sign_up(page, username="table"):
+    page.goto("/signup/")
+    page.get_by_label("Username").fill(username)
+    page.get_by_label("Password", exact=True).fill(PASSWORD)
+    page.get_by_label("Password confirmation").fill(PASSWORD)
+    page.get_by_role("button", name="Sign up").click()
+    expect(page.get_by_role("heading", name="New game")).to_be_visible()
+
+
+def start_game(page, kind_label, players, choices=()):
+    """Start a game from the new-game form: its kind, the players, any options' choices."""
+    page.goto("/games/new/")
+    page.get_by_text(kind_label, exact=True).click()
+    page.get_by_label("Players, starting with the first dealer and going left").fill(players)
+    for choice in choices:
+        page.get_by_text(choice, exact=True).click()
+    page.get_by_role("button", name="Start the game").click()
+    expect(page.locator("h1")).to_contain_text(re.compile("Round 1|Deal 1|Hand 1"))
+
+
+def panel_for(page, name):
+    return page.locator("section.hand-panel").filter(
+        has=page.locator("summary .who", has_text=re.compile(f"^{name}$"))
+    )
+
+
+def open_panel(page, name):
+    """One hand at a time: open this player's hand if it is not open yet."""
+    panel = panel_for(page, name)
+    if panel.locator("details").get_attribute("open") is None:
+        panel.locator("summary").click()
+    return panel
+
+
+def tap(page, name, cards: str):
+    """Tap each card like a person, never waiting for the server."""
+    panel = open_panel(page, name)
+    for card in parse_hand(cards):
+        panel.get_by_role("button", name=card.name, exact=True).click(no_wait_after=True)
+
+
+def enter_hand(page, name, cards: str, outcome: str | None = None, typed=False):
+    """Enter a hand (tapped, or typed into the Cards field), choose the outcome, save, and
+    wait for the saved line."""
+    panel = open_panel(page, name)
+    if typed:
+        panel.get_by_label("Cards", exact=True).fill(cards)
+    else:
+        tap(page, name, cards)
+        expect(panel.locator(".count")).to_have_text(
+            re.compile(rf"^{len(cards.split())} of \d+ cards$")
+        )
+    if outcome:
+        panel.get_by_text(outcome, exact=True).click()
+    panel.get_by_role("button", name=f"Save {name}'s hand").click()
+    saved = panel_for(page, name)
+    expect(saved.locator(".saved-now")).to_be_visible()
+    expect(page.locator(".htmx-settling")).to_have_count(0)  # the next hand has opened
+    errors = saved.locator(".field-error").all_inner_texts()
+    assert not errors, f"{name}: {errors}"
+
+
+def totals_on_table(page) -> list[int]:
+    cells = page.locator("table.scores tfoot td")
+    expect(cells.first).to_be_visible()  # the score table's page has loaded
+    return [int(text) for text in cells.all_inner_texts()]
+
+
+def slow_network(page, latency=LATENCY):
+    """Slow the page's network in Chromium itself, through the DevTools protocol."""
+    cdp = page.context.new_cdp_session(page)
+    cdp.send("Network.enable")
+    cdp.send(
+        "Network.emulateNetworkConditions",
+        {"offline": False, "latency": latency, "downloadThroughput": -1, "uploadThroughput": -1},
+    )
+    return cdp
+
+
+class ServerRequests:
+    """The requests that reached the live server (whatever the page did with them after)."""
+
+    def __init__(self):
+        self.seen: list[tuple[str, str]] = []
+        self.lock = threading.Lock()
+
+    def __call__(self, sender, environ=None, **kwargs):
+        with self.lock:
+            self.seen.append((environ["REQUEST_METHOD"], environ["PATH_INFO"]))
+
+    def count(self, method: str, path_part: str) -> int:
+        with self.lock:
+            return sum(1 for m, path in self.seen if m == method and path_part in path)
+
+
+@contextmanager
+def server_requests():
+    counter = ServerRequests()
+    request_started.connect(counter, dispatch_uid="browser-test-counter")
+    try:
+        yield counter
+    finally:
+        request_started.disconnect(dispatch_uid="browser-test-counter")
