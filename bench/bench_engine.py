@@ -1,6 +1,6 @@
 """Engine speed on seeded batteries of hands: mean, p99 and max time per hand.
 
-    uv run python bench/bench_engine.py                    # the engine alone
+    uv run python -m bench.bench_engine                    # the engine alone
     uv run --group openspiel python bench/bench_engine.py  # and beside OpenSpiel's C++ solver
 
 Every figure is wall time per hand on this machine, after one warm-up pass; each hand is
@@ -12,13 +12,10 @@ import statistics
 import sys
 import time
 from collections import Counter
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
-from games.engine.cards import JOKER, SUITS, Card  # noqa: E402
-from games.engine.rummy13 import RummyRules, declaration, loser_arrangement  # noqa: E402
-from games.engine.three_thirteen import ThreeThirteenRules, arrange, arrange_cards  # noqa: E402
+from games.engine.cards import JOKER, SUITS, Card
+from games.engine.rummy13 import RummyRules, declaration, loser_arrangement
+from games.engine.three_thirteen import ThreeThirteenRules, arrange, arrange_cards
 
 SEED = 20261122
 
@@ -143,7 +140,7 @@ def openspiel_side_by_side(rng):
                 rng.sample(deck(1, 0, range(low, low + 3)), 10)
                 for low in (rng.randint(1, 11) for _ in range(2000))
             ],
-        ),  # fmt: skip
+        ),
     ]
     for name, hands in batteries:
         as_ints = [([suit_index[c.suit] * 13 + c.rank - 1 for c in hand],) for hand in hands]

@@ -1,42 +1,30 @@
-"""Server time of each history page for a group with 500 game nights (in-process, SQLite).
+"""Server time of each history page for a group with 500 game nights (in-process, SQLite,
+production settings).
 
-uv run python bench/bench_history.py
+    uv run python -m bench.bench_history
 """
 
-import os
 import statistics
-import sys
-import tempfile
 import time
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-os.environ["SQLITE_PATH"] = str(Path(tempfile.mkdtemp()) / "bench.sqlite3")
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "scorekeeper.settings")
+from bench.history_data import build_history
+from bench.serving import configure, member
 
-import django  # noqa: E402
-
-django.setup()
-
-from django.conf import settings  # noqa: E402
-from django.contrib.auth.models import User  # noqa: E402
-from django.core.management import call_command  # noqa: E402
-from django.db import connection  # noqa: E402
-from django.test import Client  # noqa: E402
-from django.test.utils import CaptureQueriesContext  # noqa: E402
-
-from games.models import Group, Membership, Player  # noqa: E402
-from tests.history_data import build_history  # noqa: E402
-
-settings.ALLOWED_HOSTS = ["testserver"]
 NIGHTS = 500
 
 
 def main():
-    call_command("migrate", verbosity=0)
-    user = User.objects.create_user("bench")
-    group = Group.objects.create(name="bench")
-    Membership.objects.create(user=user, group=group)
+    configure()
+    from django.conf import settings
+    from django.db import connection
+    from django.test import Client
+    from django.test.utils import CaptureQueriesContext
+
+    from games.models import Player
+
+    settings.ALLOWED_HOSTS = ["testserver"]
+    user, _ = member("bench")
+    group = user.memberships.get().group
     build_history(group, NIGHTS)
     client = Client()
     client.force_login(user)
@@ -49,13 +37,17 @@ def main():
         ("one game night", f"/nights/{night.pk}/"),
         ("player page", f"/players/{player.pk}/"),
         ("group leaderboard", "/group/"),
-        ("leaderboard, Three Thirteen, 2024",
-         "/group/?kind=three-thirteen&start=2024-01-01&end=2024-12-31"),
+        (
+            "leaderboard, Three Thirteen, 2024",
+            "/group/?kind=three-thirteen&start=2024-01-01&end=2024-12-31",
+        ),
         ("export CSV (whole group)", "/group/export.csv"),
         ("export JSON (whole group)", "/group/export.json"),
-    ]  # fmt: skip
-    print(f"History pages with {NIGHTS} game nights ({group.games.count()} games), "
-          "server time in-process on SQLite, median of 5 after a warm-up:")  # fmt: skip
+    ]
+    print(
+        f"History pages with {NIGHTS} game nights ({group.games.count()} games), "
+        "server time in-process on SQLite, median of 5 after a warm-up:"
+    )
     for name, url in pages:
         client.get(url)
         times = []

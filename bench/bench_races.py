@@ -3,120 +3,23 @@ DEBUG=0, on a SQLite file or on PostgreSQL. Counts server errors and wrong score
 the race scenarios of issue 12, then measures how many saves a second one round takes before a
 phone waits more than 200 ms.
 
-    uv run python bench/bench_races.py                       # SQLite file
-    uv run python bench/bench_races.py --postgres postgres://postgres@127.0.0.1:5432/bench
+    uv run python -m bench.bench_races                       # SQLite file
+    uv run python -m bench.bench_races --postgres postgres://postgres@127.0.0.1:5432/bench
 
 The database given is emptied and migrated. Not a test: it prints figures.
 """
 
 import argparse
-import http.client
-import os
-import secrets
-import socket
-import subprocess
-import sys
-import tempfile
 import threading
 import time
 from itertools import combinations
-from pathlib import Path
-from urllib.parse import urlencode
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-
-
-def configure(postgres: str | None) -> dict:
-    env = {
-        "DEBUG": "0",
-        "SECRET_KEY": "bench-" + secrets.token_hex(24),
-        "ALLOWED_HOSTS": "127.0.0.1,localhost",
-        "SECURE_SSL_REDIRECT": "0",
-        "CONN_MAX_AGE": "60",
-        "LOG_LEVEL": "ERROR",
-    }
-    if postgres:
-        env["DATABASE_URL"] = postgres
-    else:
-        env["SQLITE_PATH"] = str(Path(tempfile.mkdtemp()) / "bench.sqlite3")
-    os.environ.update(env)
-    os.environ["DJANGO_SETTINGS_MODULE"] = "scorekeeper.settings"
-    return env
-
-
-def serve(env: dict) -> tuple[subprocess.Popen, int]:
-    """gunicorn with 3 workers on a free port, once it accepts connections."""
-    port = free_port()
-    server = subprocess.Popen(
-        [sys.executable, "-m", "gunicorn", "scorekeeper.wsgi", "--workers", "3",
-         "--bind", f"127.0.0.1:{port}", "--log-level", "error"],
-        cwd=ROOT, env=os.environ | env,
-    )  # fmt: skip
-    for _ in range(100):
-        try:
-            socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
-            break
-        except OSError:
-            time.sleep(0.1)
-    return server, port
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
-class Phone:
-    """One phone: its own keep-alive connection, the member's session and a CSRF token."""
-
-    def __init__(self, port: int, session: str):
-        self.port = port
-        self.csrf = secrets.token_hex(16)  # a 32-character secret is its own token
-        self.cookie = f"sessionid={session}; csrftoken={self.csrf}"
-        self.connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
-
-    def post(self, path: str, data: dict) -> tuple[int, float]:
-        body = urlencode(data)
-        headers = {
-            "Cookie": self.cookie,
-            "X-CSRFToken": self.csrf,
-            "HX-Request": "true",
-            "Content-Type": "application/x-www-form-urlencoded",
-        }
-        start = time.perf_counter()
-        try:
-            self.connection.request("POST", path, body, headers)
-            response = self.connection.getresponse()
-            response.read()
-        except (OSError, http.client.HTTPException):
-            self.connection.close()
-            self.connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=30)
-            return 599, time.perf_counter() - start
-        return response.status, time.perf_counter() - start
-
-
-def race(calls) -> list[int]:
-    barrier = threading.Barrier(len(calls))
-    results = [0] * len(calls)
-
-    def run(index):
-        barrier.wait()
-        results[index] = calls[index]()[0]
-
-    threads = [threading.Thread(target=run, args=(i,)) for i in range(len(calls))]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
-    return results
+from bench.serving import Phone, configure, member, race, serve
 
 
 def save(phone, game, number, seat, cards="", outcome="cards", version=0, points=""):
     path = f"/games/{game.pk}/rounds/{number}/seats/{seat.pk}/"
-    data = {"outcome": outcome, "cards": cards, "points": points, "version": version,
-            "save": "1"}  # fmt: skip
+    data = {"outcome": outcome, "cards": cards, "points": points, "version": version, "save": "1"}
     return lambda: phone.post(path, data)
 
 
@@ -136,8 +39,9 @@ def scenarios(phones, user):
     def new_game(**rules):
         kind = rules.pop("kind", "three-thirteen")
         names = rules.pop("names", ["Ann", "Bob", "Cid"])
-        return Game.objects.start(group=user.memberships.first().group, kind=kind, players=names,
-                                  rules=rules, user=user)  # fmt: skip
+        return Game.objects.start(
+            group=user.memberships.first().group, kind=kind, players=names, rules=rules, user=user
+        )
 
     hands = [
         " ".join(c) for c in combinations(["KS", "QD", "2C", "KC", "QH", "AD", "7C", "8D", "9H"], 3)
@@ -162,8 +66,9 @@ def scenarios(phones, user):
         for version in range(1, times + 1):
             chosen = hands[offset : offset + count]
             offset = (offset + count) % (len(hands) - count)
-            statuses = race([save(phones[i], game, 1, seat, chosen[i], version=version)
-                             for i in range(count)])  # fmt: skip
+            statuses = race(
+                [save(phones[i], game, 1, seat, chosen[i], version=version) for i in range(count)]
+            )
             hand = Hand.objects.get(round__game=game, seat=seat)
             right = sorted(statuses) == [200] + [409] * (count - 1) and hand.version == version + 1
             tally.count(statuses, right)
@@ -177,8 +82,12 @@ def scenarios(phones, user):
     for _ in range(12):
         game = new_game(kind="rummy13")
         seats = list(game.seats.all())
-        statuses = race([save(phones[i], game, 1, seats[p], c, o, points=n)
-                         for i, (p, o, c, n) in enumerate(deal)])  # fmt: skip
+        statuses = race(
+            [
+                save(phones[i], game, 1, seats[p], c, o, points=n)
+                for i, (p, o, c, n) in enumerate(deal)
+            ]
+        )
         points = dict(Hand.objects.filter(round__game=game).values_list("seat__position", "points"))
         right = points == {0: 0, 1: 130, 2: 158} and game.rounds.filter(number=2).exists()
         tally.count(statuses, right)
@@ -193,22 +102,30 @@ def scenarios(phones, user):
         game = new_game(kind="rummy13", format="pool", pool_limit=101)
         seats = list(game.seats.all())
         for number, entries in enumerate(pool, start=1):
-            statuses = race([save(phones[i], game, number, seats[p], c, o, points=n)
-                             for i, (p, o, c, n) in enumerate(entries)])  # fmt: skip
+            statuses = race(
+                [
+                    save(phones[i], game, number, seats[p], c, o, points=n)
+                    for i, (p, o, c, n) in enumerate(entries)
+                ]
+            )
             tally.saves += len(statuses)
             tally.errors += sum(status >= 500 for status in statuses)
         game.refresh_from_db()
         second = game.rounds.get(number=2)
-        right = (second.dealer.position == 1 and game.finished_at is not None
-                 and game.rounds.count() == 3)  # fmt: skip
+        right = (
+            second.dealer.position == 1
+            and game.finished_at is not None
+            and game.rounds.count() == 3
+        )
         tally.wrong += not right
     tallies.append(tally)
     tally = Tally("the same card on two hands of a one-deck round at once, 6 times")
     for _ in range(6):
         game = new_game(names=["Ann", "Bob"], decks=1)
         ann, bob = game.seats.all()
-        statuses = race([save(phones[0], game, 1, ann, "KS QD 2C"),
-                         save(phones[1], game, 1, bob, "KS 9D 4H")])  # fmt: skip
+        statuses = race(
+            [save(phones[0], game, 1, ann, "KS QD 2C"), save(phones[1], game, 1, bob, "KS 9D 4H")]
+        )
         held = sum(h.cards.split().count("KS") for h in Hand.objects.filter(round__game=game))
         tally.count(statuses, sorted(statuses) == [200, 422] and held == 1)
     tallies.append(tally)
@@ -255,8 +172,12 @@ def throughput(phones, user, seconds=4.0):
     names = ["Ann", "Bob", "Cid", "Dee", "Eve", "Fay", "Gus", "Hal"]
     rows = []
     for count in (1, 2, 4, 8):
-        game = Game.objects.start(group=user.memberships.first().group, kind="three-thirteen",
-                                  players=names, rules={"decks": 4})  # fmt: skip
+        game = Game.objects.start(
+            group=user.memberships.first().group,
+            kind="three-thirteen",
+            players=names,
+            rules={"decks": 4},
+        )
         latencies, refused = load(phones, game, list(game.seats.all()), count, seconds)
         p95 = latencies[int(len(latencies) * 0.95)]
         rows.append((count, len(latencies) / seconds, p95, latencies[-1], refused))
@@ -268,23 +189,10 @@ def main():
     parser.add_argument("--postgres", help="a PostgreSQL URL (its database is emptied)")
     args = parser.parse_args()
     env = configure(args.postgres)
-    import django
-
-    django.setup()
-    from django.contrib.auth.models import User
     from django.core.management import call_command
-    from django.test import Client
 
-    from games.models import Group, Membership
-
-    call_command("flush", interactive=False, verbosity=0) if args.postgres else None
-    call_command("migrate", verbosity=0)
     call_command("collectstatic", interactive=False, verbosity=0)
-    user = User.objects.create_user(f"bench-{secrets.token_hex(4)}", password="x")
-    Membership.objects.create(user=user, group=Group.objects.create(name="bench"))
-    client = Client()
-    client.force_login(user)
-    session = client.cookies["sessionid"].value
+    user, session = member("bench")
     from django.db import connections
 
     connections.close_all()

@@ -6,6 +6,7 @@ from datetime import date, timedelta
 
 from django.utils import timezone
 
+from games import engine
 from games.engine.games import RUMMY13, THREE_THIRTEEN
 from games.models import Game, GameNight, Hand, Player, Round, Seat
 
@@ -27,7 +28,7 @@ def build_history(group, nights: int, seed: int = 1, names=("Ann", "Bob", "Cid",
             kind=(THREE_THIRTEEN if i % 2 else RUMMY13).slug,
             rules={},
             finished_at=now,
-        )  # fmt: skip
+        )
         for i, night in enumerate(made_nights)
     )
     seats = Seat.objects.bulk_create(
@@ -48,9 +49,14 @@ def build_history(group, nights: int, seed: int = 1, names=("Ann", "Bob", "Cid",
         winner = rng.randrange(3)
         for index, seat in enumerate(by_game[round_.game_id]):
             out = index == winner
-            hands.append(Hand(
-                round=round_, seat=seat, outcome=Hand.WENT_OUT if out else Hand.CARDS,
-                cards="" if out else "KS QD 2C", points=0 if out else rng.randint(2, 60),
-            ))  # fmt: skip
+            hands.append(
+                Hand(
+                    round=round_,
+                    seat=seat,
+                    outcome=engine.WENT_OUT if out else engine.CARDS,
+                    cards="" if out else "KS QD 2C",
+                    points=0 if out else rng.randint(2, 60),
+                )
+            )
     Hand.objects.bulk_create(hands, batch_size=2000)
     return players
