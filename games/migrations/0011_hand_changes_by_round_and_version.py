@@ -6,6 +6,10 @@ from django.db import migrations, models
 
 def entries_known(apps, schema_editor):
     """Changes recorded before undo existed kept no entry (null); they read as none now."""
+    if schema_editor.connection.vendor == "postgresql":
+        # The rows' foreign keys are checked now, not at the end, so the table can be altered
+        # in the same transaction.
+        schema_editor.execute("SET CONSTRAINTS ALL IMMEDIATE")
     HandChange = apps.get_model("games", "HandChange")
     HandChange.objects.filter(before__isnull=True).update(before={})
     HandChange.objects.filter(after__isnull=True).update(after={})
