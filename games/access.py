@@ -10,13 +10,15 @@ from django.contrib.auth.decorators import login_required
 from django.contrib.auth.models import AnonymousUser, User
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied, ValidationError
-from django.db.models import Exists, OuterRef, Subquery, Value
+from django.db import connection
 from django.http import Http404, HttpRequest
 from django.utils import timezone
 from django.utils.crypto import constant_time_compare
 from django_htmx.middleware import HtmxDetails
 
-from .models import GUEST_LIFE, Group, GuestPass, Membership
+from .models import GUEST_LIFE, Game, GameNight, Group, GuestPass, Membership
+
+AUTHENTICATION_BACKENDS = frozenset(settings.AUTHENTICATION_BACKENDS)
 
 
 class HtmxHttpRequest(HttpRequest):
@@ -114,18 +116,51 @@ class CurrentGroupMiddleware:
 
 
 def resolve_table(request) -> None:
-    """Who is asking, read from the session and the database (two queries for a member)."""
+    """Who is asking, read from the session and the database: one query for a member (their
+    memberships with the login itself), two for a login with no group."""
     request.guest, guest_zone = _guest(request.session)
-    if request.user.is_authenticated:
+    members = _session_memberships(request)
+    if members:
+        request.user, request.memberships = members[0].user, members
+    elif request.user.is_authenticated:
         request.memberships = list(
             Membership.objects.select_related("group").filter(user=request.user)
         )
+    if request.memberships:
         chosen = request.session.get(GROUP_KEY)
         current = next((m for m in request.memberships if m.group_id == chosen), None)
         request.membership = current or next(iter(request.memberships), None)
         request.group = request.membership.group if request.membership else None
     zone = request.group.time_zone if request.group is not None else guest_zone
     activate_time_zone(request, zone)
+
+
+def _session_memberships(request) -> list[Membership]:
+    """The memberships of the session's login, with the login, when the session holds it just
+    as Django's own check would let it in (its backend, an active login, the session's hash
+    of the password as it is now); else none, and Django's `request.user` decides (it also
+    knows the fallback keys, and ends a session it refuses)."""
+    session = request.session
+    user_id = session.get(SESSION_KEY)
+    if user_id is None or session.get(BACKEND_SESSION_KEY) != MODEL_BACKEND:
+        return []
+    try:
+        user_id = User._meta.pk.to_python(user_id)
+    except ValidationError:
+        return []
+    found = list(
+        Membership.objects.select_related("group", "user").filter(
+            user_id=user_id, user__is_active=True
+        )
+    )
+    if found and constant_time_compare(
+        str(session.get(HASH_SESSION_KEY, "")), found[0].user.get_session_auth_hash()
+    ):
+        return found
+    return []
+
+
+MODEL_BACKEND = "django.contrib.auth.backends.ModelBackend"
 
 
 def switch_group(request: TableRequest, group: Group) -> None:
@@ -224,74 +259,113 @@ def viewer(request: TableRequest) -> Viewer:
     return Viewer(request.user.pk, group.pk if group else None, request.time_zone)
 
 
-def quick_look(request, rows, wanted, *, guests_too: bool) -> tuple[Viewer, dict] | None:
-    """One query for a live poll: the `wanted` fields of the row of `rows` (a game or a game
-    night, filtered by its pk) with who is asking checked in the same statement, as
-    `resolve_table` and the views' checks would decide it. None whenever that is not certain:
-    then the poll takes the usual way, which decides exactly as every page does (and answers
-    404, or the login page).
+def quick_look(request, page: str, pk: int) -> tuple[Viewer, dict] | None:
+    """One query for a live poll of a game or a game night (`page`): the row's state with who is
+    asking checked in the same statement, as `resolve_table` and the views' checks would
+    decide it. None whenever that is not certain: then the poll takes the usual way, which
+    decides exactly as every page does (and answers 404, or the login page).
 
     A member: the session's user (still active, its password unchanged since the session
     began), whose current group (the one chosen in the session, if still a membership, else
-    the first) is the row's group. A guest (`guests_too`, no login): the session's pass to
-    this very game, not expired, the game not finished."""
+    the first) is the row's group. A guest (games only, no login): the session's pass to this
+    very game, not expired, the game not finished.
+
+    Plain SQL, read from the models' tables: the ORM would spend longer building the query than
+    the database answering it, on every poll of every phone."""
     session = request.session
     grant = session.get(GUEST_KEY)
     user_id = session.get(SESSION_KEY)
-    fields = ["group_id", "group__time_zone"]
     if user_id is not None:
-        if (
-            grant is not None
-            or session.get(BACKEND_SESSION_KEY) not in settings.AUTHENTICATION_BACKENDS
-        ):
+        if grant is not None or session.get(BACKEND_SESSION_KEY) not in AUTHENTICATION_BACKENDS:
             return None
         try:
             user_id = User._meta.pk.to_python(user_id)
         except ValidationError:
             return None
-        memberships = Membership.objects.filter(user_id=user_id)
         chosen = session.get(GROUP_KEY)
-        row = (
-            rows.annotate(
-                viewer_password=Subquery(
-                    User.objects.filter(pk=user_id, is_active=True).values("password")[:1]
-                ),
-                viewer_chose=Exists(memberships.filter(group_id=chosen))
-                if isinstance(chosen, int)
-                else Value(False),
-                viewer_first=Subquery(
-                    memberships.order_by("joined_at", "pk").values("group_id")[:1]
-                ),
-            )
-            .values(*fields, "viewer_password", "viewer_chose", "viewer_first", *wanted)
-            .first()
-        )
-        if row is None or row["viewer_password"] is None:
+        chosen = chosen if isinstance(chosen, int) else None
+        sql, names = _quick_sql(connection.vendor, page, "member")
+        row = _fetch(sql, [user_id, True, user_id, chosen, user_id, pk], names)
+        if row is None or row["password"] is None:
             return None
-        known = User(password=row["viewer_password"]).get_session_auth_hash()
+        known = User(password=row["password"]).get_session_auth_hash()
         if not constant_time_compare(str(session.get(HASH_SESSION_KEY, "")), known):
             return None
-        current = chosen if row["viewer_chose"] else row["viewer_first"]
+        current = chosen if row["chose"] else row["first"]
         if current != row["group_id"]:
             return None
-        zone = _zone(request, row["group__time_zone"])
-        return Viewer(user_id, row["group_id"], zone), row
-    if not guests_too or not isinstance(grant, dict) or not isinstance(grant.get("game"), int):
+        return Viewer(user_id, row["group_id"], _zone(request, row["time_zone"])), row
+    if page != "game" or not isinstance(grant, dict) or grant.get("game") != pk:
         return None
-    passes = GuestPass.objects.filter(
-        game_id=OuterRef("pk"),
-        token=str(grant.get("token")),
-        created_at__gt=timezone.now() - GUEST_LIFE,
-    )
-    row = (
-        rows.filter(pk=grant.get("game"), finished_at__isnull=True)
-        .annotate(guest_pass=Exists(passes))
-        .values(*fields, "guest_pass", *wanted)
-        .first()
-    )
-    if row is None or not row["guest_pass"]:
+    sql, names = _quick_sql(connection.vendor, page, "guest")
+    since = connection.ops.adapt_datetimefield_value(timezone.now() - GUEST_LIFE)
+    row = _fetch(sql, [str(grant.get("token")), since, pk], names)
+    if row is None or not row["pass"] or row["finished_at"] is not None:
         return None
-    return Viewer(None, None, _zone(request, row["group__time_zone"])), row
+    return Viewer(None, None, _zone(request, row["time_zone"])), row
+
+
+def _fetch(sql: str, params: list, names: tuple) -> dict | None:
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        found = cursor.fetchone()
+    return None if found is None else dict(zip(names, found, strict=True))
+
+
+@cache
+def _quick_sql(vendor: str, page: str, who: str) -> tuple[str, tuple]:
+    """The statement of a quick look and the names of its columns, from the models' tables."""
+    q = connection.ops.quote_name
+
+    def table(model):
+        return q(model._meta.db_table)
+
+    def col(model, field):
+        return q(model._meta.get_field(field).column)
+
+    member, guest_pass = Membership, GuestPass
+    if who == "member":
+        viewer_columns = (
+            f"(SELECT {col(User, 'password')} FROM {table(User)} "
+            f"WHERE {col(User, 'id')} = %s AND {col(User, 'is_active')} = %s), "
+            f"(SELECT COUNT(*) FROM {table(member)} WHERE {col(member, 'user')} = %s "
+            f"AND {col(member, 'group')} = %s), "
+            f"(SELECT {col(member, 'group')} FROM {table(member)} WHERE {col(member, 'user')} = %s "
+            f"ORDER BY {col(member, 'joined_at')}, {col(member, 'id')} LIMIT 1)"
+        )
+        viewer_names = ("password", "chose", "first")
+    else:
+        viewer_columns = (
+            f"(SELECT COUNT(*) FROM {table(guest_pass)} "
+            f"WHERE {col(guest_pass, 'game')} = g.{col(Game, 'id')} "
+            f"AND {col(guest_pass, 'token')} = %s AND {col(guest_pass, 'created_at')} > %s)"
+        )
+        viewer_names = ("pass",)
+    group = f"JOIN {table(Group)} gr ON gr.{col(Group, 'id')} = "
+    if page == "game":
+        columns = (
+            f"g.{col(Game, 'id')}, g.{col(Game, 'version')}, n.{col(GameNight, 'date')}, "
+            f"g.{col(Game, 'finished_at')}, g.{col(Game, 'group')}, gr.{col(Group, 'time_zone')}"
+        )
+        names = ("pk", "version", "date", "finished_at", "group_id", "time_zone")
+        rows = (
+            f"FROM {table(Game)} g JOIN {table(GameNight)} n "
+            f"ON n.{col(GameNight, 'id')} = g.{col(Game, 'night')} "
+            f"{group}g.{col(Game, 'group')} WHERE g.{col(Game, 'id')} = %s"
+        )
+    else:
+        games = f"FROM {table(Game)} x WHERE x.{col(Game, 'night')} = n.{col(GameNight, 'id')}"
+        columns = (
+            f"n.{col(GameNight, 'id')}, n.{col(GameNight, 'date')}, (SELECT COUNT(*) {games}), "
+            f"(SELECT COALESCE(SUM(x.{col(Game, 'version')}), 0) {games}), "
+            f"n.{col(GameNight, 'group')}, gr.{col(Group, 'time_zone')}"
+        )
+        names = ("pk", "date", "games", "versions", "group_id", "time_zone")
+        rows = (
+            f"FROM {table(GameNight)} n {group}n.{col(GameNight, 'group')} "
+            f"WHERE n.{col(GameNight, 'id')} = %s"
+        )
+    return f"SELECT {columns}, {viewer_columns} {rows}", names + viewer_names
 
 
 def _zone(request, chosen: str) -> str:

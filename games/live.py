@@ -19,6 +19,7 @@ from django.views.decorators.http import require_safe
 from .access import (
     TableRequest,
     Viewer,
+    activate_time_zone,
     game_access,
     member_required,
     own_access,
@@ -26,7 +27,14 @@ from .access import (
     resolve_table,
     viewer,
 )
-from .lookups import game_context, game_for, night_games, round_changes, round_for
+from .lookups import (
+    game_context,
+    game_for,
+    night_games,
+    round_changes,
+    round_state,
+    round_state_for,
+)
 from .models import Game, GameNight
 
 
@@ -52,8 +60,8 @@ def night_etag(request: TableRequest, night: GameNight, games: int, versions: in
 
 
 def _seen_version(request: TableRequest) -> int | None:
-    """The version the phone shows, from the ETag it sent."""
-    sent = request.headers.get("If-None-Match", "").strip().strip('"')
+    """The version the phone shows, from the ETag it sent (made weak by the gzip middleware)."""
+    sent = request.headers.get("If-None-Match", "").strip().removeprefix("W/").strip('"')
     version = sent.split(".", 1)[0]
     return int(version) if version.isdigit() and len(version) < 10 else None
 
@@ -77,12 +85,10 @@ def _unchanged(request: TableRequest, etag: str):
 @own_access
 @require_safe
 def game_live(request: TableRequest, game_id):
-    quick = quick_look(
-        request, Game.objects.filter(pk=game_id), ("pk", "version", "night__date"), guests_too=True
-    )
+    quick = quick_look(request, "game", game_id)
     if quick is not None:
         seen_by, row = quick
-        etag = _etag(seen_by, row["version"], "game", row["pk"], row["night__date"])
+        etag = _etag(seen_by, row["version"], "game", row["pk"], row["date"])
         if (answer := _unchanged(request, etag)) is not None:
             return answer
     resolve_table(request)
@@ -102,41 +108,42 @@ def _game_live(request: TableRequest, game_id):
 @own_access
 @require_safe
 def round_live(request: TableRequest, game_id, number):
-    quick = quick_look(request, Game.objects.filter(pk=game_id), ("pk", "version"), guests_too=True)
+    quick = quick_look(request, "game", game_id)
     if quick is not None:
         seen_by, row = quick
         etag = _etag(seen_by, row["version"], "round", row["pk"], number)
         if (answer := _unchanged(request, etag)) is not None:
             return answer
+        # Changed, and who asks is known: what changed, read for this game alone.
+        request.as_guest = seen_by.user_id is None
+        activate_time_zone(request, seen_by.time_zone)
+        state = round_state(row["pk"], number)
+        return _answer(request, etag, lambda: _round_changed(request, state))
     resolve_table(request)
     return _round_live(request, game_id, number)
 
 
 @game_access
 def _round_live(request: TableRequest, game_id, number):
-    round_ = round_for(request, game_id, number)
-    game = round_.game
+    state = round_state_for(request, game_id, number)
+    etag = round_etag(request, state.round.game, number)
+    return _answer(request, etag, lambda: _round_changed(request, state))
 
-    def changed():
-        since = _seen_version(request)
-        if since is not None and since > game.version:
-            since = None  # not a version this game has had: everything
-        return render(request, "games/live/round.html", round_changes(round_, since))
 
-    return _answer(request, round_etag(request, game, number), changed)
+def _round_changed(request: TableRequest, state):
+    since = _seen_version(request)
+    if since is not None and since > state.round.game.version:
+        since = None  # not a version this game has had: everything
+    return render(request, "games/live/round.html", round_changes(state, since))
 
 
 @own_access
 @require_safe
 def night_live(request: TableRequest, night_id):
-    nights = GameNight.objects.filter(pk=night_id).annotate(
-        games_count=Count("games"), versions=Sum("games__version")
-    )
-    quick = quick_look(request, nights, ("pk", "date", "games_count", "versions"), guests_too=False)
+    quick = quick_look(request, "night", night_id)
     if quick is not None:
         seen_by, row = quick
-        state = ("night", row["pk"], row["date"], row["games_count"])
-        etag = _etag(seen_by, row["versions"] or 0, *state)
+        etag = _etag(seen_by, row["versions"], "night", row["pk"], row["date"], row["games"])
         if (answer := _unchanged(request, etag)) is not None:
             return answer
     resolve_table(request)

@@ -1,12 +1,17 @@
 """What the pages of a game share: the game or round a request may see, and what the score
 table, a round and a game night show. Views and live updates both read them from here."""
 
+import threading
+from collections import OrderedDict
+from dataclasses import dataclass
+
+from django.db.models import Exists, OuterRef
 from django.http import Http404
 from django.shortcuts import get_object_or_404
 
 from .access import TableRequest
 from .charts import line_chart
-from .models import Game, HandChange, Round, Seat
+from .models import Game, HandChange, Round, RoundTable, Seat
 from .panels import HandPanel
 from .score_table import score_table
 
@@ -50,9 +55,10 @@ def game_context(game: Game) -> dict:
     }
 
 
-def round_status(round_: Round, table) -> dict:
+def round_status(round_: Round, table, last_save=...) -> dict:
     """What the round's summary shows: its problems or completion, each hand's points, the
-    round's notes (Rummy's double) and the save an undo would take back."""
+    round's notes (Rummy's double) and the save an undo would take back (read here unless
+    the caller has it)."""
     game = round_.game
     hands = table.hands_in_order()
     return {
@@ -62,7 +68,9 @@ def round_status(round_: Round, table) -> dict:
         "hands": hands,
         "problems": round_.problems(table),
         "notes": game.kind_def.round_notes((hand.outcome, hand.all_pure) for hand in hands),
-        "last_save": None if game.finished_at else round_.last_save(),
+        "last_save": (None if game.finished_at else round_.last_save())
+        if last_save is ...
+        else last_save,
     }
 
 
@@ -82,37 +90,106 @@ def round_context(round_: Round, panels=None) -> dict:
     waiting = [panel for panel in built if panel.hand is None and not panel.editing]
     for panel in waiting[0 if busy else 1 :]:
         panel.collapsed = True
-    return (
-        round_status(round_, table)
-        | _round_history(round_)
-        | {
-            "panels": built,
-            "outcomes": game.kind_def.outcomes(game.engine_rules),
-        }
-    )
-
-
-def _round_history(round_: Round) -> dict:
-    """The round's changes, and whether a later round is open (the page's way there)."""
-    return {
-        "changes": HandChange.objects.filter(round=round_).select_related("seat__player"),
-        "is_last_known": not round_.game.rounds.filter(number__gt=round_.number).exists(),
+    return round_status(round_, table) | {
+        "panels": built,
+        "outcomes": game.kind_def.outcomes(game.engine_rules),
+        "changes": round_changes_list(round_),
+        "is_last_known": is_last_known(round_),
     }
 
 
-def round_changes(round_: Round, since: int | None) -> dict:
+def round_changes_list(round_: Round):
+    """Every save and undo of the round, latest first."""
+    return HandChange.objects.filter(round=round_).select_related("seat__player")
+
+
+def is_last_known(round_: Round) -> bool:
+    """No later round is open (the round page then offers no way to a next one)."""
+    return not round_.game.rounds.filter(number__gt=round_.number).exists()
+
+
+@dataclass
+class RoundState:
+    """A round as its game's version left it: what a live update of the round draws."""
+
+    round: Round
+    table: RoundTable
+    last_save: HandChange | None
+    is_last_known: bool
+    saves: list[tuple[int, int]]  # (seat, the game version its save or undo made)
+
+
+# The rounds phones follow, by (game, round number, game version). A version only grows and
+# every change to a round counts one, so a state kept under its version is never out of date;
+# the phones of a table asking after one save share it. Each process keeps its own, bounded.
+_STATES: OrderedDict = OrderedDict()
+_STATES_KEPT = 512
+_STATES_LOCK = threading.Lock()
+
+
+def round_state(game_id: int, number: int) -> RoundState:
+    """The round (404 if there is none) as its game's current version left it, in three
+    queries: the round with its game, its seats and hands, its changes."""
+    later = Round.objects.filter(game_id=OuterRef("game_id"), number__gt=OuterRef("number"))
+    round_ = get_object_or_404(
+        Round.objects.select_related("game__night", "dealer__player").annotate(later=Exists(later)),
+        game_id=game_id,
+        number=number,
+    )
+    # Read after the version: what is kept under it is at least that recent. The game's start
+    # is part of the key, so a database restored or emptied never meets an older state.
+    game = round_.game
+    key = (game_id, game.created_at, number, game.version)
+    with _STATES_LOCK:
+        state = _STATES.get(key)
+        if state is not None:
+            _STATES.move_to_end(key)
+            return state
+    table = round_.table()
+    seats = {seat.pk: seat for seat in table.seats}
+    changes = list(HandChange.objects.filter(round=round_))  # latest first
+    last_save = next((c for c in changes if not c.undo and c.undone_at is None), None)
+    if last_save is not None:
+        last_save.seat = seats[last_save.seat_id]
+    state = RoundState(
+        round_,
+        table,
+        None if game.finished_at else last_save,
+        not round_.later,
+        [(change.seat_id, change.game_version) for change in changes],
+    )
+    with _STATES_LOCK:
+        _STATES[key] = state
+        while len(_STATES) > _STATES_KEPT:
+            _STATES.popitem(last=False)
+    return state
+
+
+def round_state_for(request: TableRequest, game_id, number) -> RoundState:
+    """The round's state, if this request may see its game (as `round_for` decides)."""
+    if request.as_guest:
+        game_id = request.guest.game_id
+    state = round_state(game_id, number)
+    if not request.as_guest and state.round.game.group_id != request.group.pk:
+        raise Http404("No such round")
+    return state
+
+
+def round_changes(state: RoundState, since: int | None) -> dict:
     """What a phone showing the round at game version `since` (None: unknown) must change:
     the summary, and the hands saved or undone since then, drawn as their summary lines."""
-    table = round_.table()
+    round_, table = state.round, state.table
     seats = table.playing
     if since is not None:
-        changed = HandChange.objects.filter(round=round_, game_version__gt=since)
-        saved = set(changed.values_list("seat_id", flat=True))
+        saved = {seat for seat, version in state.saves if version > since}
         seats = [seat for seat in seats if seat.pk in saved]
     panels = [
         HandPanel.saved(round_, seat, table.hands.get(seat.pk), picker=False) for seat in seats
     ]
-    return round_status(round_, table) | _round_history(round_) | {"panels": panels}
+    return round_status(round_, table, state.last_save) | {
+        "panels": panels,
+        "is_last_known": state.is_last_known,
+    }
 
 
 def night_games(night) -> list[dict]:

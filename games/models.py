@@ -10,8 +10,8 @@ from datetime import timedelta
 
 from django.conf import settings
 from django.db import models, transaction
-from django.db.models import Count, Exists, OuterRef, Q, Subquery
-from django.db.models.functions import Coalesce, Lower
+from django.db.models import FilteredRelation, Q
+from django.db.models.functions import Lower
 from django.template.defaultfilters import pluralize
 from django.urls import reverse
 from django.utils import timezone
@@ -550,14 +550,22 @@ class Round(models.Model):
         return self.kind.wild_label(self.number, self.game.engine_rules)
 
     def table(self, seats: list[Seat] | None = None) -> RoundTable:
-        """The round's seats, hands and players still in, in two queries (one when the seats
-        are known; one more in pool play, where the totals before it decide who plays)."""
+        """The round's seats, hands and players still in, in one query (the seats with their
+        hands in this round, or the hands when the seats are known; one more in pool play,
+        where the totals before it decide who plays)."""
         game = self.game
         if seats is None:
-            seats = list(game.seats.select_related("player"))
+            seats = list(
+                game.seats.select_related("player")
+                .annotate(this_hand=FilteredRelation("hands", condition=Q(hands__round=self)))
+                .select_related("this_hand")
+            )
+            found = [hand for seat in seats if (hand := getattr(seat, "this_hand", None))]
+        else:
+            found = list(self.hands.all())
         by_pk = {seat.pk: seat for seat in seats}
         hands = {}
-        for hand in self.hands.all():
+        for hand in found:
             hand.round, hand.seat = self, by_pk[hand.seat_id]
             hands[hand.seat_id] = hand
         playing, earlier = seats, None
@@ -592,23 +600,12 @@ class Round(models.Model):
 
     @classmethod
     def locked(cls, game_id: int, number: int) -> "Round":
-        """The round and its game, locked until the transaction ends (SQLite's IMMEDIATE
-        transactions lock the whole file), with what finishing it decides on: whether the
-        next round is open and how many of the game's rounds are complete."""
-        rounds = Round.objects.filter(game_id=OuterRef("game_id"))
-        complete = (
-            rounds.filter(completed_at__isnull=False)
-            .values("game_id")
-            .annotate(n=Count("pk"))
-            .values("n")
-        )
+        """The round and its game, locked until the transaction ends: every save of a round
+        decides with what it read under this lock (SQLite's IMMEDIATE transactions lock the
+        whole file)."""
         return (
             cls.objects.select_for_update()
             .select_related("game")
-            .annotate(
-                next_open=Exists(rounds.filter(number=OuterRef("number") + 1)),
-                completed_rounds=Coalesce(Subquery(complete), 0),
-            )
             .get(game_id=game_id, number=number)
         )
 
@@ -627,6 +624,7 @@ class Round(models.Model):
             if game.finished_at:
                 raise Refused("this game is finished: reopen it to change a hand")
             table = round_.table(seats)
+            was_doubled = round_.doubled(table)
             if seat.pk not in {playing.pk for playing in table.playing}:
                 word = round_.kind.round_word
                 raise Refused(f"{seat.player.name} is out of the game in this {word}")
@@ -662,7 +660,7 @@ class Round(models.Model):
             hand.outcome, hand.cards, hand.entered_points = entry.outcome, cards, stored_entry
             hand.version += 1
             hand.updated_at, hand.updated_by, hand.updated_by_name = timezone.now(), user, name
-            round_.rescore(table, written=hand)
+            round_.rescore(table, written=hand, was_doubled=was_doubled)
             version = game.changed()
             HandChange.record(hand, user, name, old_summary, old_points, before, version)
             round_.update_completion(table)
@@ -737,14 +735,27 @@ class Round(models.Model):
     def forget_unplayed_next(self) -> None:
         """Drop the next round when nothing was entered in it yet, so it opens again from
         this round as it now stands (its dealer and who is still in may have changed)."""
-        if self.next_open:
-            unplayed = self.game.rounds.filter(number=self.number + 1, hands__isnull=True)
-            self.next_open = not unplayed.delete()[0]
+        self.game.rounds.filter(number=self.number + 1, hands__isnull=True).delete()
 
-    def rescore(self, table: RoundTable, written: "Hand | None" = None) -> None:
-        """Recompute every hand of the round from its entry, as the whole round decides
-        (a Rummy winner's four pure sequences double the others' counts), and store what
-        changed: the hand just `written` always, the others only if their points moved."""
+    def doubled(self, table: RoundTable) -> bool:
+        """The round's winner changes the others' counts (Rummy's four pure sequences)."""
+        return self.kind.doubled((hand.outcome, hand.all_pure) for hand in table.hands.values())
+
+    def rescore(self, table: RoundTable, written: "Hand | None" = None, was_doubled=None) -> None:
+        """Recompute the round's hands from their entries, as the whole round decides (a Rummy
+        winner's four pure sequences double the others' counts), and store what changed: the
+        hand just `written` always, the others only if their points moved. When the round's
+        doubling is as it was, only the written hand is scored again."""
+        kind, rules = self.kind, self.game.engine_rules
+        if written is not None:
+            own = self.score(Entry(written.outcome, written.cards, written.entered_points))
+            written.melds, written.all_pure = own.melds, own.all_pure
+            doubled = self.doubled(table)
+            if doubled == was_doubled:
+                points = own.points if own.points is not None else written.points
+                written.points = kind.hand_points(written.outcome, points, doubled, rules)
+                written.save()
+                return
         hands = table.hands_in_order()
         scored = [
             self.score(Entry(hand.outcome, hand.cards, hand.entered_points)) for hand in hands
@@ -772,7 +783,6 @@ class Round(models.Model):
         the game is over, finish the game. Runs inside the save, under the round's lock."""
         complete = not self.problems(table)
         if complete != (self.completed_at is not None):
-            self.completed_rounds += 1 if complete else -1
             self.completed_at = timezone.now() if complete else None
             Round.objects.filter(pk=self.pk).update(completed_at=self.completed_at)
         if complete:
@@ -781,9 +791,10 @@ class Round(models.Model):
     def open_next(self, table: RoundTable, finish: bool = True) -> "Round | None":
         """Open the round after this one (dealt by the next player still in to the left), or
         finish the game when this was its last round (unless told not to: reopening)."""
-        if self.next_open:
-            return None
         game, kind, rules = self.game, self.kind, self.game.engine_rules
+        rounds = dict(game.rounds.values_list("number", "completed_at"))
+        if self.number + 1 in rounds:
+            return None
         before = {seating.key: seating.total for seating in table.earlier or ()}
         seatings = [
             engine.Seating(
@@ -795,7 +806,8 @@ class Round(models.Model):
             for seat in table.seats
         ]
         playing = kind.playing(seatings, rules)
-        if kind.is_over(self.completed_rounds, len(playing), rules):
+        completed = sum(1 for at in rounds.values() if at is not None)
+        if kind.is_over(completed, len(playing), rules):
             if finish and not game.finished_at:
                 game.finished_at = timezone.now()
                 game.save(update_fields=["finished_at"])
@@ -803,7 +815,6 @@ class Round(models.Model):
         seats = {seat.position: seat for seat in table.seats}
         dealt = next(seat.position for seat in table.seats if seat.pk == self.dealer_id)
         dealer = engine.next_dealer(sorted(seats), dealt, {seating.position for seating in playing})
-        self.next_open = True
         return Round.objects.create(game=game, number=self.number + 1, dealer=seats[dealer])
 
 

@@ -34,8 +34,10 @@ from .lookups import (
     game_context,
     game_for,
     night_games,
+    round_changes_list,
     round_context,
     round_for,
+    round_state_for,
     round_status,
     seats_for,
 )
@@ -123,10 +125,15 @@ def game(request: TableRequest, game_id):
 @game_access
 @require_safe
 def round_page(request: TableRequest, game_id, number):
-    round_ = round_for(request, game_id, number)
-    if request.htmx:  # the round's summary, asked again after each save
-        context = round_status(round_, round_.table())
+    if request.htmx and request.htmx.target != "round-changes-list":
+        # The round's summary, asked again after each save (as every phone's poll draws it).
+        state = round_state_for(request, game_id, number)
+        context = round_status(state.round, state.table, state.last_save)
         return render(request, "games/round.html#round-status", context)
+    round_ = round_for(request, game_id, number)
+    if request.htmx:  # the changes, opened
+        context = {"changes": round_changes_list(round_)}
+        return render(request, "games/round.html#round-changes", context)
     context = round_context(round_) | {"live_etag": round_etag(request, round_.game, number)}
     # "I'm entering for": a phone picks the one seat whose hand it enters; that panel opens.
     entering_for = _int(request.GET.get("seat"))
@@ -169,9 +176,15 @@ def hand_entry(request: TableRequest, game_id, number, seat_id):
     if not request.htmx:
         messages.success(request, f"{seat.player.name}'s hand saved.")
         return redirect(saved.round)
-    panel = HandPanel.saved(saved.round, seat, saved, saved_now=True)
-    response = _answer_hand(request, saved.round, panel)
-    response["HX-Trigger"] = "round-changed"  # the round's summary asks again
+    # Taken: the hand's line and cards are sent to be swapped in (the form the phone filled
+    # stays as it is, with the hand's new version), and the round's summary asks again.
+    panel = HandPanel.saved(saved.round, seat, saved, saved_now=True, picker=False)
+    context = {"game": game, "kind": game.kind_def, "round": saved.round, "panel": panel}
+    response = render(request, "games/round.html#hand-saved", context)
+    response["HX-Reswap"] = "none"
+    response["HX-Trigger"] = "round-changed"
+    response["X-Hand-Version"] = str(saved.version)
+    response["X-Saved-Entry"] = panel.stored
     return response
 
 

@@ -131,9 +131,16 @@ DATABASES = {
     "default": dj_database_url.config(
         default=f"sqlite:///{os.environ.get('SQLITE_PATH', BASE_DIR / 'db.sqlite3')}",
         conn_max_age=int(os.environ.get("CONN_MAX_AGE", "60")),
-        conn_health_checks=True,
+        # No "SELECT 1" before each request's first query (a round trip for every poll of
+        # every phone): a connection the server dropped fails one request (503, the entry
+        # kept on the phone) and is closed at its end, so the next one connects afresh.
+        conn_health_checks=False,
     )
 }
+if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+    # Parameters bound by the server, so psycopg prepares a statement used five times on a
+    # connection: PostgreSQL then plans each of the few queries a poll or a save makes once.
+    DATABASES["default"]["OPTIONS"] = {"server_side_binding": True, "prepare_threshold": 5}
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # Every phone may save at the same instant: a write transaction takes SQLite's write lock
     # when it begins (IMMEDIATE), so it decides with what it read; others wait for it (busy

@@ -8,7 +8,7 @@ import pytest
 from playwright.sync_api import expect
 
 from games.models import Entry, Membership
-from tests.browser import enter_hand, panel_for, signed_in_phone, tap
+from tests.browser import enter_hand, open_panel, panel_for, signed_in_phone, tap
 from tests.conftest import screenshot
 
 pytestmark = pytest.mark.browser
@@ -185,3 +185,41 @@ def test_a_hidden_or_offline_phone_stops_asking_and_catches_up_when_back(table):
     assert asked == []
     bob_phone.context.set_offline(False)  # asks at once
     expect(totals).to_have_text(["0", "30", "12"])
+
+
+def test_a_phone_offline_through_several_saves_ends_up_exactly_right(
+    table, browser, live_server, django_user_model
+):
+    game, ann_phone, bob_phone = table
+    cid = django_user_model.objects.create_user(username="cid", password="x")
+    Membership.objects.create(user=cid, group=game.group)
+    cid_context, cid_phone = signed_in_phone(browser, live_server, cid)
+    cid_phone.clock.install()
+    round_url = f"/games/{game.pk}/rounds/1/"
+    try:
+        for page in (ann_phone, bob_phone, cid_phone):
+            page.goto(round_url)
+        tap(cid_phone, "Cid", "9C")  # Cid's own entry, which must stay as it is
+        cid_phone.context.set_offline(True)
+        # Ten seconds offline, while the others save, change and save again.
+        enter_hand(ann_phone, "Ann", "2S 3S 4S", outcome="Went out")
+        enter_hand(bob_phone, "Bob", "KS QD 2C")
+        bob_panel = open_panel(bob_phone, "Bob")
+        bob_panel.get_by_role("button", name="Remove 2 of clubs").click()
+        tap(bob_phone, "Bob", "5C")
+        bob_panel.get_by_role("button", name="Save Bob's hand").click()
+        expect(panel_for(bob_phone, "Bob").locator(".saved-now")).to_contain_text("25")
+        cid_phone.clock.run_for(10_000)
+        expect(panel_for(cid_phone, "Ann").locator(".hand-line")).to_have_text("not entered")
+        with cid_phone.expect_response(lambda r: "/live/" in r.url and r.status == 200):
+            cid_phone.context.set_offline(False)  # asks at once
+        for name, line in (("Ann", "Went out · 0"), ("Bob", "Cards left · 25")):
+            expect(panel_for(cid_phone, name).locator(".hand-line")).to_have_text(line)
+        expect(panel_for(cid_phone, "Bob").locator(".saved-by")).to_have_text("Saved by bob")
+        expect(cid_phone.locator("#round-status .todo")).to_have_text("Still to enter: Cid.")
+        expect(cid_phone.locator("#round-status .round-points")).to_contain_text("Bob 25")
+        expect(panel_for(cid_phone, "Cid").locator(".chosen-card")).to_have_count(1)
+        expect(panel_for(cid_phone, "Cid").get_by_label("Cards", exact=True)).to_have_value("9C")
+        screenshot(cid_phone, "live-caught-up-after-offline")
+    finally:
+        cid_context.close()

@@ -1,3 +1,5 @@
+import json
+
 import pytest
 
 from games.models import Game, GameNight, Hand, HandChange, Player
@@ -120,7 +122,7 @@ def test_too_many_copies_across_the_round_name_the_card(signed_in, member, make_
     text = response.content.decode()
     assert (
         '<span class="face black small" role="img" aria-label="King of spades">'
-        '<span aria-hidden="true">K<span class="suit">♠</span></span></span> appears 3 copies '
+        'K<span class="suit">♠</span></span> appears 3 copies '
         "across the hands of this round"
     ) in text
     assert Hand.objects.count() == 1
@@ -276,3 +278,20 @@ def test_the_round_summary_is_refreshed_by_htmx(signed_in, member, make_game):
     text = response.content.decode()
     assert text.lstrip().startswith('<section id="round-status"')
     assert "Still to enter: Bob." in text
+
+
+def test_a_save_from_the_page_answers_with_the_hands_line_and_cards_only(
+    signed_in, member, make_game
+):
+    game = make_game(member)
+    seat = seats(game)[1]
+    response = save(signed_in, game, 1, seat, "KS QD 2C", htmx=True)
+    text = response.content.decode()
+    assert response.status_code == 200
+    assert response["HX-Reswap"] == "none" and response["HX-Trigger"] == "round-changed"
+    assert response["X-Hand-Version"] == "1"
+    assert json.loads(response["X-Saved-Entry"])["cards"] == "KS QD 2C"
+    assert f'id="hand-line-{seat.pk}" hx-swap-oob="true"' in text
+    assert "✓ saved · <strong>22</strong>" in text
+    assert f'id="hand-shown-{seat.pk}" hx-swap-oob="true"' in text
+    assert "picker" not in text  # the form the phone filled stays as it is

@@ -1,6 +1,7 @@
 """The live URLs the score table, round and game night pages poll: 304 while nothing changed,
 the page's live parts once it did, and only for the game's group."""
 
+import gzip
 import re
 from html import unescape
 
@@ -272,3 +273,45 @@ def test_the_version_counts_each_change_of_the_game(member, make_game):
     assert version() == 5
     game.reopen()
     assert version() == 6
+
+
+def test_an_expired_guest_pass_or_a_finished_game_stops_a_guests_polls_at_once(
+    client, member, make_game
+):
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    game = make_game(member)
+    guest_pass = game.guest_passes.create()
+    client.post(guest_pass.get_absolute_url(), {"device": "Bob's phone"})
+    live_url = f"/games/{game.pk}/rounds/1/live/"
+    etag = shown_etag(client, f"/games/{game.pk}/rounds/1/")
+    assert client.get(live_url, HTTP_IF_NONE_MATCH=etag).status_code == 304
+    guest_pass.created_at = timezone.now() - timedelta(hours=13)
+    guest_pass.save()
+    assert client.get(live_url, HTTP_IF_NONE_MATCH=etag).status_code == 302  # to log in
+    guest_pass.created_at = timezone.now()
+    guest_pass.save()
+    assert client.get(live_url, HTTP_IF_NONE_MATCH=etag).status_code == 304
+    game.finish()
+    assert client.get(live_url, HTTP_IF_NONE_MATCH=etag).status_code == 302
+
+
+def test_the_version_is_read_from_an_etag_the_gzip_middleware_made_weak(
+    signed_in, member, bob, make_game
+):
+    game = make_game(member)
+    ann, _, cid = game.seats.all()
+    first = game.rounds.get()
+    first.save_hand(cid, Entry(POINTS, "", 37), bob)
+    etag = shown_etag(signed_in, f"/games/{game.pk}/rounds/1/")
+    first.save_hand(ann, Entry(POINTS, "", 4), bob)
+    weak = signed_in.get(
+        f"/games/{game.pk}/rounds/1/live/",
+        HTTP_IF_NONE_MATCH=f"W/{etag}",
+        HTTP_ACCEPT_ENCODING="gzip",
+    )
+    assert weak["Content-Encoding"] == "gzip" and weak["ETag"].startswith('W/"')
+    lines = re.findall(r'id="hand-line-(\d+)"', gzip.decompress(weak.content).decode())
+    assert lines == [str(ann.pk)]

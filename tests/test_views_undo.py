@@ -185,3 +185,18 @@ def test_undo_history_survives_export_and_import(signed_in, member, make_game, m
     assert export_json(other.memberships.get().group) == exported
     imported = other.memberships.get().group.games.get().rounds.get()
     assert imported.undo_last(other).seat.player.name == "Ann"
+
+
+def test_the_changes_are_drawn_on_the_page_and_sent_again_when_opened(signed_in, member, make_game):
+    game = make_game(member)
+    ann, bob, _ = seats(game)
+    first = game.rounds.get()
+    first.save_hand(ann, Entry(POINTS, "", 4), member)
+    page = signed_in.get(f"/games/{game.pk}/rounds/1/").content.decode()
+    assert "<summary>Changes (1)</summary>" in page and "4 points entered (4)" in page
+    first.save_hand(bob, Entry(POINTS, "", 7), member)
+    opened = signed_in.get(
+        f"/games/{game.pk}/rounds/1/", HTTP_HX_REQUEST="true", HTTP_HX_TARGET="round-changes-list"
+    ).content.decode()
+    assert opened.lstrip().startswith('<ul id="round-changes-list">')
+    assert "saved <strong>Bob</strong>:\n        7 points entered (7)" in opened

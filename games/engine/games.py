@@ -209,17 +209,18 @@ class GameKind:
         """What the round page says of the round as a whole, from (outcome, all pure)."""
         return [self.doubled_note] if self.doubled(hands) else []
 
+    def hand_points(self, outcome: str, points: int, doubled: bool, rules) -> int:
+        """A hand's points once the round is known, from its points scored on its own: a
+        counted hand doubled when the winner's are all pure, then the maximum count (Rummy)."""
+        if self.final_count is None or outcome != CARDS:
+            return points
+        return self.final_count(points, doubled, rules)
+
     def round_points(self, hands: list[tuple[str, int, bool]], rules) -> list[int]:
         """Each hand's points once the whole round is known, from (outcome, points scored on
-        its own, all pure): a Rummy winner's four pure sequences double the counted hands of
-        the others, and the maximum count applies after."""
-        if self.final_count is None:
-            return [points for _, points, _ in hands]
+        its own, all pure)."""
         doubled = self.doubled((outcome, pure) for outcome, _, pure in hands)
-        return [
-            self.final_count(points, doubled, rules) if outcome == CARDS else points
-            for outcome, points, _ in hands
-        ]
+        return [self.hand_points(outcome, points, doubled, rules) for outcome, points, _ in hands]
 
     def round_supply_error(self, hands: list[list[Card]], rules) -> str | None:
         """The card held more often across a round's hands than the decks allow, if any."""

@@ -1,10 +1,11 @@
 import re
+from functools import lru_cache
 
 from django import template
 from django.utils.html import escape, format_html
 from django.utils.safestring import mark_safe
 
-from games.engine.cards import CardError, parse_card
+from games.engine.cards import Card, CardError, parse_card
 
 register = template.Library()
 
@@ -19,6 +20,11 @@ def card_face(card, small=False, wild_rank=None):
             card = parse_card(card)
         except CardError:
             return format_html('<span class="face">{}</span>', card)
+    return _card_face(card, bool(small), wild_rank)
+
+
+@lru_cache(maxsize=4096)
+def _card_face(card: Card, small: bool, wild_rank):
     wild = card.is_joker or (wild_rank is not None and card.rank == wild_rank)
     classes = " ".join(
         part
@@ -27,18 +33,51 @@ def card_face(card, small=False, wild_rank=None):
     )
     if card.is_joker:
         return format_html(
-            '<span class="{}" role="img" aria-label="Joker (wild)">'
-            '<span aria-hidden="true">★</span></span>',
-            classes,
+            '<span class="{}" role="img" aria-label="Joker (wild)">★</span>', classes
         )
+    # An image's name is what is read: its text (rank and suit symbol) is drawn, not spoken.
     return format_html(
-        '<span class="{}" role="img" aria-label="{}{}">'
-        '<span aria-hidden="true">{}<span class="suit">{}</span></span></span>',
+        '<span class="{}" role="img" aria-label="{}{}">{}<span class="suit">{}</span></span>',
         classes,
         card.name,
         " (wild)" if wild else "",
         card.label,
         card.symbol,
+    )
+
+
+@register.simple_tag
+def picker_button(item):
+    """One card of a hand's picker (a panels.PickerCard): a tap adds it to the chosen cards.
+    Its face is drawn, its name read; the badge counts the copies chosen."""
+    return _picker_button(item.card, item.held, item.full, item.wild, item.limit)
+
+
+@lru_cache(maxsize=4096)
+def _picker_button(card: Card, held: int, full: bool, wild: bool, limit: int):
+    # Kept once made: the round page draws a picker for every hand, the same cards each time.
+    if card.is_joker:
+        face = mark_safe('★<span class="joker-word"> Joker</span>')
+    else:
+        face = format_html('{}<span class="suit">{}</span>', card.label, card.symbol)
+    classes = " ".join(
+        part for part in ("pick", card.colour, "held" * bool(held), "wild" * wild) if part
+    )
+    return format_html(
+        '<button type="submit" name="tap" value="{}" data-limit="{}" data-name="{}"{} class="{}"{}>'
+        '<span class="face-text" aria-hidden="true">{}</span>'
+        '<span class="visually-hidden">{}</span>'
+        '<span class="badge" aria-hidden="true"{}>{}</span></button>',
+        card,
+        limit,
+        card.name,
+        mark_safe(' title="Wild"') if wild else "",
+        classes,
+        mark_safe(" disabled") if full else "",
+        face,
+        card.name,
+        "" if held else mark_safe(" hidden"),
+        held,
     )
 
 

@@ -242,6 +242,19 @@
       if (!this.saving && this.section.isConnected) htmx.trigger(this.form, "submit");
     }
 
+    // The server has the hand (its line and cards came with the answer): the form keeps what
+    // was entered, with the hand's new version; the panel closes and the next one opens.
+    saved(version, entry) {
+      this.versionField.value = version;
+      this.section.dataset.savedEntry = entry;
+      this.dropDraft();
+      this.showState(null);
+      this.say("");
+      for (const line of this.form.querySelectorAll(":scope > .field-error")) line.remove();
+      this.section.querySelector("details").open = false;
+      this.openNext();
+    }
+
     openNext() {
       if (document.querySelector("#entering-for")?.value) return; // this phone enters one hand
       const all = [...document.querySelectorAll(".hand-panel")];
@@ -342,7 +355,8 @@
     if (!panel) return;
     const html = event.detail.serverResponse || "";
     if (isSave(event.detail.requestConfig)) {
-      if (event.detail.shouldSwap && !html.includes(`id="${panel.section.id}"`)) {
+      const taken = event.detail.xhr.getResponseHeader("X-Hand-Version");
+      if (event.detail.shouldSwap && !taken && !html.includes(`id="${panel.section.id}"`)) {
         // Not a panel (the login page after the session ended): keep the entry here.
         event.detail.shouldSwap = false;
         panel.keepDraft({ pending: false });
@@ -362,6 +376,11 @@
     const panel = panels.get(event.detail.elt.closest?.(".hand-panel")?.id);
     if (!panel || !isSave(event.detail.requestConfig)) return;
     panel.saving = false;
+    const version = event.detail.xhr.getResponseHeader("X-Hand-Version");
+    if (event.detail.successful && version) {
+      panel.saved(version, event.detail.xhr.getResponseHeader("X-Saved-Entry"));
+      return;
+    }
     if (!event.detail.successful && event.detail.xhr.status !== 409 && event.detail.xhr.status !== 422) {
       // No connection, a timeout or the server away: the save waits, and the server's check of
       // the version (and of an identical hand) makes a second sending harmless.
@@ -381,10 +400,7 @@
     const panel = setUp(section);
     if (!panel) return;
     const old = panel.readDraft();
-    if (section.hasAttribute("data-saved-now")) {
-      panel.dropDraft();
-      panel.openNext();
-    } else if (section.hasAttribute("data-conflict") || section.hasAttribute("data-refused")) {
+    if (section.hasAttribute("data-conflict") || section.hasAttribute("data-refused")) {
       // The draft stays, no longer waiting to be sent; after a conflict it replaces the hand
       // the server showed, so it carries that hand's version.
       const version = section.hasAttribute("data-conflict") ? panel.versionField.value : old?.version;
