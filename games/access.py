@@ -49,6 +49,7 @@ class Guest:
     game_id: int
     group_id: int
     device: str
+    pass_id: int  # the guest link it came in by
 
     @property
     def name(self) -> str:
@@ -70,7 +71,8 @@ def _guest(session) -> tuple[Guest | None, str]:
     if guest_pass is None or guest_pass.problem():
         return None, ""
     game = guest_pass.game
-    return Guest(game.pk, game.group_id, str(grant.get("device", ""))), game.group.time_zone
+    guest = Guest(game.pk, game.group_id, str(grant.get("device", "")), guest_pass.pk)
+    return guest, game.group.time_zone
 
 
 def let_guest_in(request: "TableRequest", guest_pass: GuestPass, device: str) -> None:
@@ -302,6 +304,7 @@ def quick_look(request, page: str, pk: int) -> tuple[Viewer, dict] | None:
     row = _fetch(sql, [str(grant.get("token")), since, pk], names)
     if row is None or not row["pass"] or row["finished_at"] is not None:
         return None
+    request.guest = Guest(pk, row["group_id"], str(grant.get("device", "")), row["pass"])
     return Viewer(None, None, _zone(request, row["time_zone"])), row
 
 
@@ -336,9 +339,10 @@ def _quick_sql(vendor: str, page: str, who: str) -> tuple[str, tuple]:
         viewer_names = ("password", "chose", "first")
     else:
         viewer_columns = (
-            f"(SELECT COUNT(*) FROM {table(guest_pass)} "
+            f"(SELECT {col(guest_pass, 'id')} FROM {table(guest_pass)} "
             f"WHERE {col(guest_pass, 'game')} = g.{col(Game, 'id')} "
-            f"AND {col(guest_pass, 'token')} = %s AND {col(guest_pass, 'created_at')} > %s)"
+            f"AND {col(guest_pass, 'token')} = %s AND {col(guest_pass, 'created_at')} > %s "
+            f"AND {col(guest_pass, 'ended_at')} IS NULL LIMIT 1)"
         )
         viewer_names = ("pass",)
     group = f"JOIN {table(Group)} gr ON gr.{col(Group, 'id')} = "

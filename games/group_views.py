@@ -11,7 +11,7 @@ from django.utils import timezone
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from .access import TableRequest, member_required, owner_required, switch_group
-from .models import Group, Invitation, Membership, Refused
+from .models import REMOVED, Group, Invitation, Membership, Refused, Removal
 
 
 class GroupNameForm(forms.ModelForm):
@@ -101,7 +101,12 @@ def remove_member(request: TableRequest, membership_id):
             )
             return redirect("members")
         membership.delete()
-    messages.success(request, f"{membership.user.username} is no longer in the group.")
+        Removal.objects.create(user=membership.user, group=request.group)
+    messages.success(
+        request,
+        f"{membership.user.username} is no longer in the group. The links made until now "
+        "cannot bring them back: only a new invitation can.",
+    )
     if membership.user_id == request.user.pk:
         return redirect("home")
     return redirect("members")
@@ -203,6 +208,13 @@ def invitation(request: TableRequest, token):
             (m for m in request.memberships if m.group_id == invitation.group_id), None
         )
     problem = None if membership else invitation.problem()
+    if (
+        problem is None
+        and membership is None
+        and request.user.is_authenticated
+        and Removal.keeps_out(request.user, invitation.group_id, invitation.created_at)
+    ):
+        problem = REMOVED
     if request.method == "POST" and problem is None:
         if not request.user.is_authenticated:
             return redirect_to_login(request.path)

@@ -7,7 +7,7 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 
 from .access import TableRequest, let_guest_in, member_required
 from .group_views import qr_svg
-from .models import Game, GuestPass
+from .models import REMOVED, Game, GuestPass, Removal
 
 DEVICE_LENGTH = 40
 
@@ -70,6 +70,10 @@ def guest_join(request: TableRequest, game_id, token):
     problem = guest_pass.problem()
     if problem:
         return render(request, "games/guest_join.html", {"problem": problem}, status=410)
+    if request.user.is_authenticated and Removal.keeps_out(
+        request.user, guest_pass.game.group_id, guest_pass.created_at
+    ):
+        return render(request, "games/guest_join.html", {"problem": REMOVED}, status=403)
     form = DeviceForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         let_guest_in(request, guest_pass, form.cleaned_data["device"])

@@ -7,7 +7,7 @@ reads it in one pass from the raw bytes, with strict types (no "3" for 3), real 
 every number and string, and the exact place of each problem (`nights[0].games[3].points`).
 """
 
-from datetime import date, datetime
+from datetime import UTC, date, datetime
 from typing import Annotated, Any, Literal
 
 from django.utils import timezone
@@ -66,8 +66,14 @@ def _name(value: str) -> str:
 
 
 def _moment(value: datetime) -> datetime:
-    if timezone.is_naive(value):
-        return timezone.make_aware(value)
+    """A time the database can keep: aware, and within years 1 to 9999 once in UTC (a time of
+    31 December 9999 east of Greenwich is past the year 9999 in UTC)."""
+    try:
+        if timezone.is_naive(value):
+            value = timezone.make_aware(value)
+        value.astimezone(UTC)
+    except (OverflowError, ValueError) as error:
+        raise ValueError("is a time outside the years 1 to 9999 in UTC") from error
     return value
 
 

@@ -90,6 +90,28 @@ class Membership(models.Model):
         return self.is_owner and not self.group.owners().exclude(pk=self.pk).exists()
 
 
+class Removal(models.Model):
+    """A login an owner removed from a group, and when: links made before then cannot bring
+    them back (only a new invitation can)."""
+
+    group = models.ForeignKey(Group, on_delete=models.CASCADE, related_name="removals")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="removals"
+    )
+    removed_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        indexes = [models.Index(fields=["user", "group"], name="removal_user_group")]
+
+    def __str__(self):
+        return f"{self.user} removed from {self.group}"
+
+    @classmethod
+    def keeps_out(cls, user, group_id, link_made) -> bool:
+        """The login was removed from the group after the link was made."""
+        return cls.objects.filter(user=user, group_id=group_id, removed_at__gte=link_made).exists()
+
+
 def new_token() -> str:
     return secrets.token_urlsafe(24)
 
@@ -99,6 +121,9 @@ def in_a_week():
 
 
 INVITATION_LIFE = timedelta(days=7)
+REMOVED = (
+    "You were removed from this group after this link was made: ask an owner for a new invitation."
+)
 
 
 class InvitationQuerySet(models.QuerySet):
@@ -156,6 +181,8 @@ class Invitation(models.Model):
             problem = link.problem()
             if problem:
                 raise Refused(problem)
+            if Removal.keeps_out(user, link.group_id, link.created_at):
+                raise Refused(REMOVED)
             link.uses += 1
             link.save(update_fields=["uses"])
             self.uses = link.uses
@@ -403,7 +430,12 @@ class Game(models.Model):
                 return
             game.finished_at = self.finished_at = timezone.now()
             game.save(update_fields=["finished_at"])
+            game.end_guest_passes()
             self.version = game.changed()
+
+    def end_guest_passes(self) -> None:
+        """A finished game's guest links end for good, even if it is reopened."""
+        self.guest_passes.filter(ended_at__isnull=True).update(ended_at=self.finished_at)
 
     def reopen(self) -> None:
         """Take a finished game back into play; its next round opens if it has none open."""
@@ -454,6 +486,9 @@ class GuestPass(models.Model):
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
     created_at = models.DateTimeField(default=timezone.now)
+    # When the game was finished: the pass ended for good (reopening the game does not
+    # bring it back; an owner makes a new one).
+    ended_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["-created_at", "-pk"]
@@ -470,8 +505,11 @@ class GuestPass(models.Model):
 
     def problem(self) -> str | None:
         """Why this pass no longer lets anyone in, or None while it does."""
-        if self.game.finished_at:
-            return "This game is finished, so guests can no longer enter hands in it."
+        if self.ended_at or self.game.finished_at:
+            return (
+                "This game was finished, so this guest link no longer lets anyone in: "
+                "ask at the table for a new one."
+            )
         if self.expires_at <= timezone.now():
             return "This guest link has expired: guest links last 12 hours."
         return None
@@ -610,14 +648,21 @@ class Round(models.Model):
         )
 
     def save_hand(
-        self, seat: Seat, entry: Entry, user=None, by_name: str | None = None, seats=None
+        self,
+        seat: Seat,
+        entry: Entry,
+        user=None,
+        by_name: str | None = None,
+        seats=None,
+        guest_pass_id: int | None = None,
     ):
         """Save one hand as one transaction under the round's lock, then recompute what
         follows from the round. Returns (hand, scored), the hand's round (`hand.round`) as the
         save left it, with its game; raises Refused with the reason,
         or Conflict with the saved hand when another phone changed it since `entry.version`
         (an identical save, like a double tap, is not a conflict). `seats` are the game's
-        seats with their players, if the caller has them."""
+        seats with their players, if the caller has them; `guest_pass_id` the guest link
+        the save comes through."""
         with transaction.atomic():
             round_ = Round.locked(self.game_id, self.number)
             game = round_.game
@@ -660,6 +705,7 @@ class Round(models.Model):
             hand.outcome, hand.cards, hand.entered_points = entry.outcome, cards, stored_entry
             hand.version += 1
             hand.updated_at, hand.updated_by, hand.updated_by_name = timezone.now(), user, name
+            hand.guest_pass_id = guest_pass_id
             round_.rescore(table, written=hand, was_doubled=was_doubled)
             version = game.changed()
             HandChange.record(hand, user, name, old_summary, old_points, before, version)
@@ -677,11 +723,18 @@ class Round(models.Model):
             .first()
         )
 
-    def undo_last(self, user=None, expected: int | None = None, by_name: str | None = None):
+    def undo_last(
+        self,
+        user=None,
+        expected: int | None = None,
+        by_name: str | None = None,
+        guest_pass_id: int | None = None,
+    ):
         """Take back the round's last save under the round's lock: the hand goes back to what
         it was before (a first save removes the hand), the undo is recorded in the history,
         and what follows from the round is recomputed. `expected` is the save the phone
-        offered to undo; another one since is refused. Returns the undo's HandChange."""
+        offered to undo; another one since is refused. A guest (`guest_pass_id`) may undo only
+        the saves made through that guest link. Returns the undo's HandChange."""
         with transaction.atomic():
             round_ = Round.locked(self.game_id, self.number)
             game = round_.game
@@ -693,6 +746,8 @@ class Round(models.Model):
             who = last.seat.player.name
             if expected is not None and last.pk != expected:
                 raise Refused(f"the last save is now {who}'s hand: look at it before undoing")
+            if guest_pass_id is not None and last.guest_pass_id != guest_pass_id:
+                raise Refused(f"{who}'s hand was saved from another phone: only it can undo that")
             table = round_.table()
             hand = table.hands.get(last.seat_id)
             if hand is None:
@@ -705,6 +760,7 @@ class Round(models.Model):
                 hand.entered_points = last.before["entered_points"]
                 hand.version += 1
                 hand.updated_at, hand.updated_by, hand.updated_by_name = timezone.now(), user, name
+                hand.guest_pass_id = guest_pass_id
                 round_.rescore(table, written=hand)
             else:
                 hand.delete()
@@ -726,6 +782,7 @@ class Round(models.Model):
                 after=last.before,
                 undo=True,
                 game_version=game.changed(),
+                guest_pass_id=guest_pass_id,
             )
             round_.forget_unplayed_next()
             round_.update_completion(table)
@@ -811,6 +868,7 @@ class Round(models.Model):
             if finish and not game.finished_at:
                 game.finished_at = timezone.now()
                 game.save(update_fields=["finished_at"])
+                game.end_guest_passes()
             return None
         seats = {seat.position: seat for seat in table.seats}
         dealt = next(seat.position for seat in table.seats if seat.pk == self.dealer_id)
@@ -852,8 +910,12 @@ class Hand(models.Model):
     updated_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL
     )
-    # Who saved it last, as the change history names them (a member, or a guest's device).
+    # Who saved it last, as the change history names them (a member, or a guest's device),
+    # and the guest link it was saved through, if it was.
     updated_by_name = models.CharField(max_length=150, blank=True)
+    guest_pass = models.ForeignKey(
+        "GuestPass", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
 
     class Meta:
         ordering = ["seat__position"]
@@ -915,6 +977,10 @@ class HandChange(models.Model):
     )
     changed_at = models.DateTimeField(default=timezone.now)
     changed_by_name = models.CharField(max_length=150, blank=True)  # kept through exports
+    # The guest link the change was made through (a guest may undo only those saves).
+    guest_pass = models.ForeignKey(
+        "GuestPass", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
     # Written by the app from the hand: unbounded, so a summary never fails to fit.
     old_summary = models.TextField(blank=True)
     new_summary = models.TextField()
@@ -959,4 +1025,5 @@ class HandChange(models.Model):
             new_summary=hand.summary,
             new_points=hand.points,
             game_version=game_version,
+            guest_pass_id=hand.guest_pass_id,
         )

@@ -1,8 +1,44 @@
 from django.contrib.auth import views as auth_views
-from django.urls import path, reverse_lazy
+from django.urls import path, register_converter, reverse_lazy
 
 from . import group_views, guest_views, live, pwa, views
 from .forms import ChangePasswordForm
+
+
+class IdConverter:
+    """A row's id as a URL says it: digits that fit the database's 64-bit ids. Anything else
+    (too long, signed, not a number) is no such page (404), read nowhere."""
+
+    regex = "[0-9]{1,18}"
+
+    def to_python(self, value: str) -> int:
+        return int(value)
+
+    def to_url(self, value) -> str:
+        return str(value)
+
+
+class NumberConverter(IdConverter):
+    """A round's number: it fits the database's small integers."""
+
+    regex = "[0-9]{1,4}"
+
+
+class TokenConverter:
+    """A link's secret, as secrets.token_urlsafe writes it."""
+
+    regex = "[A-Za-z0-9_-]{1,64}"
+
+    def to_python(self, value: str) -> str:
+        return value
+
+    def to_url(self, value) -> str:
+        return str(value)
+
+
+register_converter(IdConverter, "id")
+register_converter(TokenConverter, "token")
+register_converter(NumberConverter, "number")
 
 urlpatterns = [
     path("", views.home, name="home"),
@@ -26,26 +62,26 @@ urlpatterns = [
     ),
     path("players/", views.players, name="players"),
     path("games/new/", views.new_game, name="new_game"),
-    path("games/<int:game_id>/", views.game, name="game"),
-    path("games/<int:game_id>/live/", live.game_live, name="game_live"),
-    path("games/<int:game_id>/finish/", views.finish_game, name="finish_game"),
-    path("games/<int:game_id>/reopen/", views.reopen_game, name="reopen_game"),
-    path("games/<int:game_id>/rounds/<int:number>/", views.round_page, name="round"),
-    path("games/<int:game_id>/rounds/<int:number>/undo/", views.undo_save, name="undo_save"),
-    path("games/<int:game_id>/rounds/<int:number>/live/", live.round_live, name="round_live"),
+    path("games/<id:game_id>/", views.game, name="game"),
+    path("games/<id:game_id>/live/", live.game_live, name="game_live"),
+    path("games/<id:game_id>/finish/", views.finish_game, name="finish_game"),
+    path("games/<id:game_id>/reopen/", views.reopen_game, name="reopen_game"),
+    path("games/<id:game_id>/rounds/<number:number>/", views.round_page, name="round"),
+    path("games/<id:game_id>/rounds/<number:number>/undo/", views.undo_save, name="undo_save"),
+    path("games/<id:game_id>/rounds/<number:number>/live/", live.round_live, name="round_live"),
     path(
-        "games/<int:game_id>/rounds/<int:number>/seats/<int:seat_id>/",
+        "games/<id:game_id>/rounds/<number:number>/seats/<id:seat_id>/",
         views.hand_entry,
         name="hand_entry",
     ),
-    path("games/<int:game_id>/guests/", guest_views.new_guest_pass, name="new_guest_pass"),
-    path("games/<int:game_id>/guests/<int:pass_id>/", guest_views.guest_pass, name="guest_pass"),
-    path("games/<int:game_id>/guest/<str:token>/", guest_views.guest_join, name="guest_join"),
+    path("games/<id:game_id>/guests/", guest_views.new_guest_pass, name="new_guest_pass"),
+    path("games/<id:game_id>/guests/<id:pass_id>/", guest_views.guest_pass, name="guest_pass"),
+    path("games/<id:game_id>/guest/<token:token>/", guest_views.guest_join, name="guest_join"),
     path("nights/", views.nights_page, name="nights"),
-    path("nights/<int:night_id>/", views.night, name="night"),
-    path("nights/<int:night_id>/live/", live.night_live, name="night_live"),
-    path("nights/<int:night_id>/export.<str:file_format>", views.export_data, name="export_night"),
-    path("players/<int:player_id>/", views.player_page, name="player"),
+    path("nights/<id:night_id>/", views.night, name="night"),
+    path("nights/<id:night_id>/live/", live.night_live, name="night_live"),
+    path("nights/<id:night_id>/export.<str:file_format>", views.export_data, name="export_night"),
+    path("players/<id:player_id>/", views.player_page, name="player"),
     path("group/", views.leaderboard_page, name="leaderboard"),
     path("group/time-zone/", views.group_time_zone, name="group_time_zone"),
     path("group/export.<str:file_format>", views.export_data, name="export_group"),
@@ -56,18 +92,18 @@ urlpatterns = [
     path("group/leave/", group_views.leave, name="leave_group"),
     path("group/invitations/new/", group_views.new_invitation, name="new_invitation"),
     path(
-        "group/invitations/<int:invitation_id>/",
+        "group/invitations/<id:invitation_id>/",
         group_views.share_invitation,
         name="share_invitation",
     ),
     path(
-        "group/invitations/<int:invitation_id>/revoke/",
+        "group/invitations/<id:invitation_id>/revoke/",
         group_views.revoke_invitation,
         name="revoke_invitation",
     ),
-    path("invite/<str:token>/", group_views.invitation, name="invitation"),
-    path("group/members/<int:membership_id>/owner/", group_views.make_owner, name="make_owner"),
+    path("invite/<token:token>/", group_views.invitation, name="invitation"),
+    path("group/members/<id:membership_id>/owner/", group_views.make_owner, name="make_owner"),
     path(
-        "group/members/<int:membership_id>/remove/", group_views.remove_member, name="remove_member"
+        "group/members/<id:membership_id>/remove/", group_views.remove_member, name="remove_member"
     ),
 ]

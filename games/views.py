@@ -63,8 +63,10 @@ def home(request: TableRequest):
 def signup(request: TableRequest):
     # An invitation sends here with ?next= so the new login comes back to join.
     next_url = request.POST.get("next") or request.GET.get("next") or ""
-    if not url_has_allowed_host_and_scheme(next_url, {request.get_host()}, request.is_secure()):
-        next_url = ""
+    if not next_url.startswith("/") or not url_has_allowed_host_and_scheme(
+        next_url, {request.get_host()}, request.is_secure()
+    ):
+        next_url = ""  # only a page of this site
     if request.user.is_authenticated:
         return redirect(next_url or "home")
     form = SignupForm(request.POST or None)
@@ -161,7 +163,7 @@ def hand_entry(request: TableRequest, game_id, number, seat_id):
         round_ = _round_of(game, number)
         panel = HandPanel.entering(round_, seat, _hand(round_, seat), entry, error=form.problem())
         return _answer_hand(request, round_, panel, status=422 if form.saving else 200)
-    who = {"by_name": request.guest.name} if request.as_guest else {"user": request.user}
+    who = _who(request)
     try:
         saved, _ = Round(game=game, number=number).save_hand(seat, entry, seats=seats, **who)
     except Conflict as conflict:
@@ -188,6 +190,13 @@ def hand_entry(request: TableRequest, game_id, number, seat_id):
     return response
 
 
+def _who(request: TableRequest) -> dict:
+    """Who saves, as the game's records name them: a member, or a guest's phone and link."""
+    if request.as_guest:
+        return {"by_name": request.guest.name, "guest_pass_id": request.guest.pass_id}
+    return {"user": request.user}
+
+
 def _round_of(game: Game, number: int) -> Round:
     round_ = get_object_or_404(game.rounds.select_related("dealer__player"), number=number)
     round_.game = game
@@ -204,9 +213,7 @@ def _preview(request: TableRequest, game: Game, number: int, seat, entry, form) 
     kind, rules = game.kind_def, game.engine_rules
     scored = kind.score(entry.outcome, entry.cards, number, rules, entry.entered)
     problem = form.problem()
-    counting = entry.outcome in (engine.CARDS, engine.WENT_OUT) and 0 < len(scored.cards) < (
-        kind.hand_size(number)
-    )
+    counting = engine.takes_cards(entry.outcome) and 0 < len(scored.cards) < kind.hand_size(number)
     context = {
         "game": game,
         "kind": kind,
@@ -245,7 +252,7 @@ def undo_save(request: TableRequest, game_id, number):
     undo is refused and the page shows the new last save). The game's guest may too."""
     round_ = round_for(request, game_id, number)
     expected = _int(request.POST.get("change"))
-    who = {"by_name": request.guest.name} if request.as_guest else {"user": request.user}
+    who = _who(request)
     try:
         undo = round_.undo_last(expected=expected, **who)
     except Refused as refusal:

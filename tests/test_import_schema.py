@@ -26,7 +26,14 @@ OPTIONAL = {
     "entered_points",
     "old_points",
 }
-DATES = ("2026-02-30", "2026-11-23T25:00:00+00:00", "10000-01-01", "yesterday", "")
+DATES = (
+    "2026-02-30",
+    "2026-11-23T25:00:00+00:00",
+    "10000-01-01",
+    "9999-12-31T23:30:00-05:00",
+    "yesterday",
+    "",
+)
 
 
 @pytest.fixture
@@ -187,6 +194,22 @@ def test_points_out_of_range_name_the_hand(exported, empty_group):
     assert refusal.value.problems[0] == (
         "nights[1].games[0].rounds[2].hands[1].points: must be between 0 and 10000"
     )
+
+
+@pytest.mark.parametrize(
+    "moment",
+    ["9999-12-31T23:30:00-05:00", "0001-01-01T00:10:00+01:00", "9999-12-31T23:59:59-00:01"],
+)
+def test_a_time_outside_the_databases_years_in_utc_is_refused_naming_it(
+    exported, empty_group, moment
+):
+    exported["nights"][0]["games"][0]["created_at"] = moment
+    with pytest.raises(ImportProblem) as refusal:
+        import_json(empty_group, json.dumps(exported).encode())
+    assert refusal.value.problems[0] == (
+        "nights[0].games[0].created_at: is a time outside the years 1 to 9999 in UTC"
+    )
+    assert nothing_written(empty_group)
 
 
 @pytest.mark.parametrize("depth", [MAX_DEPTH + 1, 100_000])

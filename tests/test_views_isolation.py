@@ -133,6 +133,14 @@ def guest_of_another_game(game, member, make_game, **_):
     return client
 
 
+def guest_whose_game_was_reopened(game, **_):
+    """A guest let in before the game was finished: reopening it does not let them back."""
+    client = guest_of_this_game(game)
+    game.finish()
+    game.reopen()
+    return client
+
+
 def guest_of_this_game(game, **_):
     client = Client()
     client.post(game.guest_passes.first().get_absolute_url(), {"device": "Bob's phone"})
@@ -154,6 +162,7 @@ def refused(response, signed_out: bool) -> bool:
         (other_group_member, False, True),
         (removed_member, False, False),
         (guest_of_another_game, True, False),
+        (guest_whose_game_was_reopened, True, False),
     ],
 )
 def test_visitors_are_refused_every_page_of_the_group(
