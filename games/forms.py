@@ -100,7 +100,11 @@ class NewGameForm(forms.Form):
         label="Players, starting with the first dealer and going left",
         help_text="Names separated by commas. New names are added to your players.",
     )
-    date = forms.DateField(label="Game night", widget=forms.DateInput(attrs={"type": "date"}))
+    date = forms.DateField(
+        label="Game night",
+        widget=forms.DateInput(attrs={"type": "date"}),
+        help_text="Games started the same evening share one game night.",
+    )
 
     def __init__(self, *args, group=None, initial_game=None, **kwargs):
         super().__init__(*args, **kwargs)

@@ -19,6 +19,14 @@ class PickerCard:
     limit: int  # copies of the card in the round's supply
 
 
+@dataclass(frozen=True)
+class OutcomeChoice:
+    value: str
+    label: str
+    cards: bool  # scored from the cards: the picker shows
+    entered: bool  # entered as a number: the points field shows
+
+
 @dataclass
 class HandPanel:
     """Everything the round page draws for one player's hand."""
@@ -106,7 +114,7 @@ class HandPanel:
     @property
     def counting(self) -> bool:
         """Cards are still being chosen: fewer than the hand holds, and nothing else wrong."""
-        return self.entry.outcome in (engine.CARDS, engine.WENT_OUT) and 0 < self.count < self.size
+        return engine.takes_cards(self.entry.outcome) and 0 < self.count < self.size
 
     @property
     def open(self) -> bool:
@@ -136,9 +144,13 @@ class HandPanel:
         )
 
     @property
-    def chosen_rows(self) -> int:
-        """Rows of chosen faces a full hand takes on the narrowest phone (six to a row)."""
-        return -(-self.size // 6)
+    def outcome_choices(self) -> list[OutcomeChoice]:
+        """The ways the hand can end, as its form offers them."""
+        game = self.round.game
+        return [
+            OutcomeChoice(value, label, engine.takes_cards(value), value == engine.POINTS)
+            for value, label in game.kind_def.outcomes(game.engine_rules)
+        ]
 
     @property
     def wild_rank(self) -> int | None:

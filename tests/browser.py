@@ -81,7 +81,7 @@ def enter_hand(page, name, cards: str, outcome: str | None = None, typed=False):
     wait for the saved line."""
     panel = open_panel(page, name)
     if typed:
-        panel.get_by_label("Cards", exact=True).fill(cards)
+        panel.get_by_label("Or type the cards").fill(cards)
     else:
         tap(page, name, cards)
         expect(panel.locator(".count")).to_have_text(
@@ -95,6 +95,19 @@ def enter_hand(page, name, cards: str, outcome: str | None = None, typed=False):
     expect(page.locator(".htmx-settling")).to_have_count(0)  # the next hand has opened
     errors = saved.locator(".field-error").all_inner_texts()
     assert not errors, f"{name}: {errors}"
+
+
+def save_round(game, number, entries):
+    """Save a round's hands ({player's name: Entry}) on the server, as a phone's save does:
+    for the rounds of a whole game that the browser need not play."""
+    from games.models import Round
+
+    round_ = Round.objects.get(game=game, number=number)
+    for seat in game.seats.select_related("player"):
+        if seat.player.name in entries:
+            round_.save_hand(seat, entries[seat.player.name])
+    round_.refresh_from_db()
+    assert round_.completed_at, f"round {number} is not complete"
 
 
 def totals_on_table(page) -> list[int]:

@@ -1,4 +1,5 @@
 import os
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -26,6 +27,21 @@ SCREENSHOTS = Path(__file__).resolve().parent.parent / "test-artifacts" / "scree
 PHONE = {"width": 390, "height": 844}
 
 
+# The browser test files in two groups of about the same length (seconds on this machine).
+BROWSER_GROUPS = dict.fromkeys(
+    [
+        "test_browser_five_crowns",  # 11
+        "test_browser_thumb_targets",  # 15
+        "test_browser_groups",  # 11
+        "test_browser_live",  # 14
+        "test_browser_history",  # 6
+        "test_browser_table_ux",  # 8
+        "test_browser_unreachable",  # 2
+    ],
+    "browser-2",
+)
+
+
 def pytest_configure(config):
     from django.conf import settings
 
@@ -39,9 +55,10 @@ def pytest_collection_modifyitems(items):
         if item.get_closest_marker("django_db") or fixtures & DATABASE_FIXTURES:
             item.add_marker(pytest.mark.database)
         if item.get_closest_marker("browser"):
-            # One Chromium and one live server per worker: the browser tests share a worker
-            # (pytest-xdist's loadgroup), the others spread over the rest.
-            item.add_marker(pytest.mark.xdist_group("browser"))
+            # One Chromium and one live server per worker: the browser tests run as two groups,
+            # each on one worker (pytest-xdist's loadgroup), the others spread over the rest.
+            group = BROWSER_GROUPS.get(item.path.stem, "browser-1")
+            item.add_marker(pytest.mark.xdist_group(group))
 
 
 @pytest.fixture(scope="session")
@@ -74,14 +91,66 @@ def phone(browser, live_server):
     context.close()
 
 
-def screenshot(page, name: str) -> Path:
-    """Save a full-page screenshot and check the page has no horizontal scrolling."""
+def screenshot(page, name: str, audit: bool = True) -> Path:
+    """Save a full-page screenshot, check the page has no horizontal scrolling, and check it
+    with axe-core in the light and the dark theme (a page without JavaScript cannot run axe:
+    its HTML is the same one the pages with it are checked on)."""
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     path = SCREENSHOTS / f"{name}.png"
     page.screenshot(path=str(path), full_page=True)
     overflow = page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
     assert overflow <= 0, f"{name}: the page scrolls sideways by {overflow}px"
+    if audit:
+        assert_accessible(page, name)
     return path
+
+
+AXE = Path(__file__).resolve().parent.parent / ".ci/npm/node_modules/axe-core/axe.min.js"
+AXE_URL = "/__test-run/axe.min.js"  # served to the page by the test run, never by the site
+# WCAG 2.0, 2.1 and 2.2, levels A and AA.
+AXE_RULES = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"]
+AXE_THEMED = ["color-contrast", "link-in-text-block"]
+AXE_RUN = """async (only) => {
+  const found = await axe.run(document, { ...only, resultTypes: ["violations"] });
+  return found.violations
+    .filter((v) => v.impact === "serious" || v.impact === "critical")
+    .map((v) => {
+      const where = v.nodes.slice(0, 3).map((n) => n.target.join(" ")).join(", ");
+      return `${v.id} (${v.impact}): ${where}`;
+    });
+}"""
+
+
+def axe_source() -> str:
+    """axe-core, pinned in .ci/npm (installed there by npm ci when missing)."""
+    if not AXE.exists():
+        subprocess.run(["npm", "ci", "--prefix", str(AXE.parents[2])], check=True)
+    return AXE.read_text()
+
+
+def assert_accessible(page, name: str) -> None:
+    """No serious or critical axe-core violation (WCAG 2.2 A and AA), in both themes. axe is
+    loaded from the page's own origin (a route of the test run), which its CSP allows."""
+    if not page.evaluate("typeof window.axe !== 'undefined'"):
+        page.route(
+            f"**{AXE_URL}",
+            lambda route: route.fulfill(body=axe_source(), content_type="text/javascript"),
+        )
+        page.add_script_tag(url=AXE_URL)
+    shown = (
+        "dark" if page.evaluate("matchMedia('(prefers-color-scheme: dark)').matches") else "light"
+    )
+    # At rest at the top: a target scrolled under the sticky top bar is not a target then.
+    scrolled = page.evaluate("window.scrollY")
+    page.evaluate("window.scrollTo(0, 0)")
+    # Every rule in the light theme; in the dark one only what the theme changes, the colours.
+    page.emulate_media(color_scheme="light")
+    found = {"light": page.evaluate(AXE_RUN, {"runOnly": {"type": "tag", "values": AXE_RULES}})}
+    page.emulate_media(color_scheme="dark")
+    found["dark"] = page.evaluate(AXE_RUN, {"runOnly": {"type": "rule", "values": AXE_THEMED}})
+    page.emulate_media(color_scheme=shown)
+    page.evaluate("(y) => window.scrollTo(0, y)", scrolled)
+    assert found == {"light": [], "dark": []}, f"{name}: {found}"
 
 
 # ---------------------------------------------------------------- factories

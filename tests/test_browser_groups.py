@@ -54,7 +54,7 @@ def test_three_phones_join_and_enter_their_hands_at_once(browser, live_server):
         # The owner makes an invitation on the group page.
         owner.goto("/group/members/")
         expect(owner.locator(".groupbar")).to_contain_text("ann's table")
-        screenshot(owner, "group-members")
+        screenshot(owner, "group-members", audit=False)
         owner.get_by_role("button", name="Make an invitation link").click()
         expect(owner.locator("svg.qr")).to_be_visible()
         screenshot(owner, "group-invitation")
@@ -79,13 +79,14 @@ def test_three_phones_join_and_enter_their_hands_at_once(browser, live_server):
         owner.goto(game_url)
         owner.get_by_role("button", name=re.compile("Join this game")).click()
         guest_link = shared_link(owner)
-        screenshot(owner, "game-guest-code")
+        screenshot(owner, "game-guest-code", audit=False)
         guest.goto(guest_link)
         expect(guest.get_by_role("heading", name="Join the game")).to_be_visible()
         screenshot(guest, "guest-join")
         guest.get_by_label("Name this phone").fill("Cid's phone")
         guest.get_by_role("button", name="Join as a guest").click()
         expect(guest.locator("h1")).to_contain_text("Round 1")
+        guest.wait_for_load_state()  # the page's scripts have started
         guest.get_by_label("I'm entering for").select_option(label="Cid")
         panel = guest.locator("section.hand-panel").first
         expect(panel.locator("summary .who")).to_have_text("Cid")
@@ -115,7 +116,7 @@ def test_three_phones_join_and_enter_their_hands_at_once(browser, live_server):
             outcome, cards = hands[name]
             if outcome == "went_out":
                 mine.get_by_text("Went out", exact=True).click()
-            mine.get_by_role("textbox", name="Cards").fill(cards)
+            mine.get_by_label("Or type the cards").fill(cards)
         for name, phone in phones.items():
             phone.get_by_role("button", name=f"Save {name}'s hand").click(no_wait_after=True)
         for phone in phones.values():

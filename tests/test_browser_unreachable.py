@@ -17,7 +17,7 @@ def test_a_save_while_the_database_is_away_keeps_the_entry_and_says_why(phone, d
     ann = panel_for(page, "Ann")
     if ann.locator("details").get_attribute("open") is None:
         ann.locator("summary").click()
-    cards = ann.get_by_label("Cards", exact=True)
+    cards = ann.get_by_label("Or type the cards")
     cards.fill("KS QD 2C")
     expect(ann.locator(".count")).to_have_text("3 of 3 cards")
     database_switch.cut()

@@ -13,6 +13,7 @@ from .outcomes import (
     POINTS,
     WENT_OUT,
     WRONG_DECLARATION,
+    takes_cards,
 )
 
 __all__ = [
@@ -33,4 +34,5 @@ __all__ = [
     "kind_of",
     "next_dealer",
     "standings",
+    "takes_cards",
 ]

@@ -9,3 +9,9 @@ WRONG_DECLARATION = "wrong_declaration"
 OUTCOMES = (CARDS, WENT_OUT, POINTS, DROP, MIDDLE_DROP, WRONG_DECLARATION)
 FIXED_NAMES = {DROP: "Drop", MIDDLE_DROP: "Middle drop", WRONG_DECLARATION: "Wrong declaration"}
 MAX_POINTS = 10_000  # the most a hand may be entered as
+
+
+def takes_cards(outcome: str) -> bool:
+    """The outcomes scored from the cards left in the hand (the others cost fixed points or
+    are entered as a number)."""
+    return outcome in (CARDS, WENT_OUT)

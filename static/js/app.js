@@ -62,6 +62,12 @@ document.addEventListener("htmx:afterRequest", (event) => {
   for (const line of where?.querySelectorAll(".unreachable") ?? []) line.remove();
 });
 
+// Round page: choosing whose hand this phone enters opens that panel at once.
+document.addEventListener("change", (event) => {
+  const form = event.target instanceof Element && event.target.closest("form[data-submit-on-change]");
+  if (form) form.submit();
+});
+
 // What the page's own elements need, once the page is parsed.
 const start = () => {
   keepAwake();
@@ -106,10 +112,6 @@ const start = () => {
         said.textContent = document.execCommand("copy") ? "Copied." : "Select the link and copy it.";
       }
     });
-  });
-  // Round page: choosing whose hand this phone enters opens that panel at once.
-  document.querySelectorAll("[data-submit-on-change]").forEach((form) => {
-    form.querySelector("select").addEventListener("change", () => form.submit());
   });
 };
 if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);
