@@ -4,7 +4,7 @@ static files), signed in as a member of a group with a game under way.
 
     uv run python -m bench.bench_lighthouse
 
-Lighthouse 13 and the Node 22 it needs are pinned in .ci/lighthouse (installed there by npm ci
+Lighthouse 13 and the Node 22 it needs are pinned in .ci/lighthouse (installed there from its lock
 when missing, never served); Chromium is Debian's. Prints each page's four scores and the
 audits that kept any below 100.
 """
@@ -88,7 +88,7 @@ def audit(url: str, profile: Path) -> dict:
 
 def main():
     if not LIGHTHOUSE.exists():
-        subprocess.run(["npm", "ci", "--prefix", str(TOOLS), "--no-audit", "--no-fund"], check=True)
+        subprocess.run(["npm", "install", "--no-save", "--prefix", str(TOOLS), "--no-audit", "--no-fund"], check=True)
     env = configure()
     from django.core.management import call_command
     from django.db import connections
