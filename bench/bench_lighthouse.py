@@ -88,7 +88,10 @@ def audit(url: str, profile: Path) -> dict:
 
 def main():
     if not LIGHTHOUSE.exists():
-        subprocess.run(["npm", "install", "--no-save", "--prefix", str(TOOLS), "--no-audit", "--no-fund"], check=True)
+        subprocess.run(
+            ["npm", "install", "--no-save", "--prefix", str(TOOLS), "--no-audit", "--no-fund"],
+            check=True,
+        )
     env = configure()
     from django.core.management import call_command
     from django.db import connections

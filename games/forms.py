@@ -173,6 +173,12 @@ class NewGameForm(forms.Form):
         if any(name not in ignored for name in self.errors) or "kind" not in data:
             return data
         kind = engine.KINDS[data["kind"]]
+        fewest, most = kind.players
+        count = len(data["players"])
+        if not fewest <= count <= most:
+            wanted = str(fewest) if fewest == most else f"{fewest} to {most}"
+            self.add_error("players", f"{kind.name} is played by {wanted} players, not {count}.")
+            return data
         values = {}
         for name, opt, _ in kind.options():
             value = data.get(kind.form_prefix + name)
@@ -216,7 +222,14 @@ class HandForm(forms.Form):
 
     def __init__(self, *args, game=None, **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["outcome"].choices = game.kind_def.outcomes(game.engine_rules)
+        kind, rules = game.kind_def, game.engine_rules
+        self.fields["outcome"].choices = kind.outcomes(rules)
+        # What more the game asks with an outcome (Oklahoma's upcard), as extra_<name>.
+        self.extras = kind.extra_fields(rules)
+        for extra in self.extras:
+            self.fields[f"extra_{extra.name}"] = forms.CharField(
+                required=False, max_length=8, strip=True, label=extra.label or extra.name
+            )
 
     def clean_cards(self):
         text = self.cleaned_data["cards"]
@@ -247,7 +260,14 @@ class HandForm(forms.Form):
         cards = data.get("cards")
         if cards is None:
             cards = str(self.data.get("cards", ""))[:200]
-        return Entry(outcome, cards, data.get("points"), data.get("version") or 0)
+        extra = {}
+        for field in self.extras:
+            value = data.get(f"extra_{field.name}")
+            if value is None:
+                value = str(self.data.get(f"extra_{field.name}", ""))[:8].strip()
+            if value and field.outcome == outcome:
+                extra[field.name] = value.upper()
+        return Entry(outcome, cards, data.get("points"), data.get("version") or 0, extra)
 
     def problem(self) -> str | None:
         """The first field error in words for the panel, if any."""

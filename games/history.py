@@ -52,26 +52,37 @@ def game_results(games) -> list[GameResult]:
         result = results[seat.game_id]
         result.seats.append(seat)
         result.totals[seat.pk] = seat.total
-    # Pool play places players by when they went out, so those games need every round; for
-    # the others the total is enough (given as one round, numbered 0).
-    pool = [pk for pk, result in results.items() if result.game.pool_limit]
+    # Pool play places players by when they went out, and bonuses count the rounds each player
+    # won, so those games need every round; for the others the total is enough (given as one
+    # round, numbered 0).
+    every = [
+        pk
+        for pk, result in results.items()
+        if result.game.kind_def.needs_every_round(result.game.engine_rules)
+    ]
     rounds: dict[int, dict[int, int]] = defaultdict(dict)
-    if pool:
-        for seat_id, number, points in Hand.objects.filter(round__game__in=pool).values_list(
+    if every:
+        for seat_id, number, points in Hand.objects.filter(round__game__in=every).values_list(
             "seat_id", "round__number", "points"
         ):
             rounds[seat_id][number] = points
     for result in results.values():
         game = result.game
-        seatings = game.kind_def.seatings(
+        kind, rules = game.kind_def, game.engine_rules
+        seatings = kind.seatings(
             (
                 (seat.pk, seat.position, rounds.get(seat.pk, {0: seat.total}))
                 for seat in result.seats
             ),
-            game.engine_rules,
+            rules,
         )
         by_pk = {seat.pk: seat for seat in result.seats}
-        result.places = [(place, by_pk[s.key], s.total) for place, s in engine.standings(seatings)]
+        result.places = [
+            (s.place, by_pk[s.key], s.points)
+            for s in kind.standings(seatings, rules, finished=bool(game.finished_at))
+        ]
+        # The final points, bonuses included, are what a result shows and compares.
+        result.totals = {seat.pk: points for _, seat, points in result.places}
     return list(results.values())
 
 
@@ -162,10 +173,12 @@ def player_record(player: Player) -> Record:
         kind = result.game.kind
         record.played[kind] += 1
         record.won[kind] += result.place_of(player.pk) == 1
-        total = result.total_of(player.pk)
-        if kind not in record.best or total < record.best[kind].total_of(player.pk):
+        # Best and worst by points: the lowest total where low wins, the highest where high does.
+        sign = -1 if result.game.kind_def.highest_wins else 1
+        total = sign * result.total_of(player.pk)
+        if kind not in record.best or total < sign * record.best[kind].total_of(player.pk):
             record.best[kind] = result
-        if kind not in record.worst or total > record.worst[kind].total_of(player.pk):
+        if kind not in record.worst or total > sign * record.worst[kind].total_of(player.pk):
             record.worst[kind] = result
     hands = Hand.objects.filter(seat__player=player, round__completed_at__isnull=False)
     for row in hands.values("round__game__kind").annotate(avg=Avg("points"), n=Count("id")):
@@ -189,14 +202,15 @@ def player_record(player: Player) -> Record:
     versus = defaultdict(lambda: [0, 0, 0])
     opponents = {}
     for result in record.results:
-        mine = result.total_of(player.pk)
-        for seat in result.seats:
+        # Who finished ahead, as the game's standings place them (highest or lowest wins,
+        # pool play's order of going out).
+        mine = result.place_of(player.pk)
+        for place, seat, _ in result.places:
             if seat.player_id == player.pk:
                 continue
-            theirs = result.totals[seat.pk]
             opponents[seat.player_id] = seat.player
             tally = versus[seat.player_id]
-            tally[0 if mine < theirs else 1 if mine > theirs else 2] += 1
+            tally[0 if mine < place else 1 if mine > place else 2] += 1
     record.head_to_head = sorted(
         ((opponents[pid], *tally) for pid, tally in versus.items()),
         key=lambda row: row[0].name.lower(),

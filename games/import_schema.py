@@ -104,6 +104,19 @@ class PlayerRecord(Record):
     created_at: Moment | None = None
 
 
+# What more a game asks of an entry (Oklahoma Gin's upcard): a few short words by name.
+ExtraEntry = Annotated[
+    dict[
+        Annotated[str, StringConstraints(pattern=r"^[a-z_]{1,20}$")],
+        Annotated[str, StringConstraints(max_length=8)],
+    ],
+    Field(max_length=4),
+]
+RESULTS = tuple(
+    sorted({""} | {name for kind in engine.KINDS.values() for name in kind.result_names})
+)
+
+
 class EntryRecord(Record):
     """A hand's entry as a change keeps it, to restore it on an undo."""
 
@@ -111,6 +124,7 @@ class EntryRecord(Record):
     outcome: Literal[tuple(value for value, _ in Hand.OUTCOMES)]
     cards: Annotated[str, StringConstraints(max_length=CARDS_LENGTH), AfterValidator(_cards)]
     entered_points: Points | None
+    extra: ExtraEntry = {}
 
 
 def _entry(value: dict) -> dict:
@@ -128,8 +142,8 @@ class ChangeRecord(Record):
     old_points: Points | None = None
     new_points: Points
     # What an undo restores ({} for no hand; files from before undo existed say null: none).
-    before: Annotated[dict[str, Any], Field(max_length=3), AfterValidator(_entry)] | None = None
-    after: Annotated[dict[str, Any], Field(max_length=3), AfterValidator(_entry)] | None = None
+    before: Annotated[dict[str, Any], Field(max_length=4), AfterValidator(_entry)] | None = None
+    after: Annotated[dict[str, Any], Field(max_length=4), AfterValidator(_entry)] | None = None
     undo: bool = False
     undone_at: Moment | None = None
 
@@ -145,6 +159,7 @@ class HandRecord(Record):
     outcome: Literal[tuple(value for value, _ in Hand.OUTCOMES)]
     cards: Annotated[str, StringConstraints(max_length=CARDS_LENGTH), AfterValidator(_cards)]
     entered_points: Points | None = None
+    extra: ExtraEntry = {}
     points: Points
     melds: Annotated[
         list[Annotated[list[Annotated[str, AfterValidator(_card)]], Field(max_length=13)]],
@@ -160,6 +175,7 @@ class RoundRecord(Record):
     number: _between(1, MAX_ROUNDS)
     dealer: Seat
     completed_at: Moment | None = None
+    result: Literal[RESULTS] = ""
     hands: Annotated[list[HandRecord], Field(max_length=MAX_SEATS)]
     removed_hand_changes: Annotated[
         list[RemovedHandChangeRecord], Field(max_length=MAX_CHANGES)

@@ -68,6 +68,7 @@ def round_status(round_: Round, table, last_save=...) -> dict:
         "hands": hands,
         "problems": round_.problems(table),
         "notes": game.kind_def.round_notes((hand.outcome, hand.all_pure) for hand in hands),
+        "report": round_.settled(table).report,
         "last_save": (None if game.finished_at else round_.last_save())
         if last_save is ...
         else last_save,

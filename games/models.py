@@ -5,7 +5,7 @@ so the score table is one query.
 """
 
 import secrets
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from datetime import timedelta
 
 from django.conf import settings
@@ -535,6 +535,7 @@ class Entry:
     cards: str = ""
     entered: int | None = None  # points entered as a number
     version: int = 0  # the version of the hand the phone last saw (0: none)
+    extra: dict = field(default_factory=dict)  # what more the game asks (Oklahoma's upcard)
 
 
 @dataclass
@@ -558,6 +559,8 @@ class Round(models.Model):
     number = models.PositiveSmallIntegerField()
     dealer = models.ForeignKey(Seat, on_delete=models.PROTECT, related_name="+")
     completed_at = models.DateTimeField(null=True, blank=True)
+    # How the round ended, where its game names it from all its hands (a knock, an undercut...).
+    result = models.CharField(max_length=20, blank=True)
 
     class Meta:
         ordering = ["number"]
@@ -607,7 +610,7 @@ class Round(models.Model):
             hand.round, hand.seat = self, by_pk[hand.seat_id]
             hands[hand.seat_id] = hand
         playing, earlier = seats, None
-        if self.kind.pool_limit(game.engine_rules) is not None:
+        if self.kind.totals_decide_play(game.engine_rules):
             earlier = game.seatings(seats, before=self.number)
             still = {s.key for s in self.kind.playing(earlier, game.engine_rules)}
             playing = [seat for seat in seats if seat.pk in still]
@@ -626,13 +629,45 @@ class Round(models.Model):
             for seat_id, hand in table.hands.items()
             if hand.outcome == engine.WENT_OUT
         ]
-        return self.kind.round_problems(missing, winners)
+        enders = [
+            by_pk[seat_id].player.name
+            for seat_id, hand in table.hands.items()
+            if hand.outcome in self.kind.round_enders
+        ]
+        return self.kind.round_problems(missing, winners, enders)
 
     def score(self, entry: Entry) -> engine.Scored:
         """One entry scored on its own, as the panel shows it while cards are tapped."""
         return self.kind.score(
-            entry.outcome, entry.cards, self.number, self.game.engine_rules, entry.entered
+            entry.outcome,
+            entry.cards,
+            self.number,
+            self.game.engine_rules,
+            entry.entered,
+            entry.extra,
         )
+
+    def settled(self, table: RoundTable) -> engine.RoundScore:
+        """The round scored as a whole from its saved hands (in seat order), with the words
+        of its report given the players' names."""
+        hands = table.hands_in_order()
+        settled = self.kind.settle([hand.in_round for hand in hands], self.game.engine_rules)
+        report = settled.report
+        if report is not None:
+            names = [hand.seat.player.name for hand in hands]
+            report.headline = report.headline.format(*names)
+            for part in report.hands:
+                part.name = names[part.hand]
+            for choice in report.choices:
+                choice.words = choice.words.format(*names)
+            if report.choice_hand is not None:
+                hand = report.choice_for = hands[report.choice_hand]
+                report.choice_keep = [
+                    (f"extra_{name}", value)
+                    for name, value in hand.extra.items()
+                    if name != report.choice_name
+                ]
+        return settled
 
     # ---------------------------------------------------------------- saving
 
@@ -678,12 +713,14 @@ class Round(models.Model):
                 raise Refused(scored.error)
             cards = format_cards(scored.cards)
             stored_entry = entry.entered if entry.outcome == engine.POINTS else None
+            extra = {name: value for name, value in entry.extra.items() if value}
             hand = table.hands.get(seat.pk)
             if hand is not None:
-                if (hand.outcome, hand.cards, hand.entered_points) == (
+                if (hand.outcome, hand.cards, hand.entered_points, hand.extra) == (
                     entry.outcome,
                     cards,
                     stored_entry,
+                    extra,
                 ):
                     return hand, scored
                 if entry.version != hand.version:
@@ -703,6 +740,7 @@ class Round(models.Model):
             else:
                 old_summary, old_points, before = hand.summary, hand.points, hand.entry_state
             hand.outcome, hand.cards, hand.entered_points = entry.outcome, cards, stored_entry
+            hand.extra = extra
             hand.version += 1
             hand.updated_at, hand.updated_by, hand.updated_by_name = timezone.now(), user, name
             hand.guest_pass_id = guest_pass_id
@@ -758,6 +796,7 @@ class Round(models.Model):
                 hand.outcome = last.before["outcome"]
                 hand.cards = last.before["cards"]
                 hand.entered_points = last.before["entered_points"]
+                hand.extra = last.before.get("extra", {})
                 hand.version += 1
                 hand.updated_at, hand.updated_by, hand.updated_by_name = timezone.now(), user, name
                 hand.guest_pass_id = guest_pass_id
@@ -805,25 +844,31 @@ class Round(models.Model):
         doubling is as it was, only the written hand is scored again."""
         kind, rules = self.kind, self.game.engine_rules
         if written is not None:
-            own = self.score(Entry(written.outcome, written.cards, written.entered_points))
+            own = self.score(written.entry)
             written.melds, written.all_pure = own.melds, own.all_pure
             doubled = self.doubled(table)
-            if doubled == was_doubled:
+            if doubled == was_doubled and kind.scored_alone:
                 points = own.points if own.points is not None else written.points
                 written.points = kind.hand_points(written.outcome, points, doubled, rules)
                 written.save()
                 return
         hands = table.hands_in_order()
-        scored = [
-            self.score(Entry(hand.outcome, hand.cards, hand.entered_points)) for hand in hands
-        ]
-        points = self.kind.round_points(
+        scored = [self.score(hand.entry) for hand in hands]
+        settled = kind.settle(
             [
-                (hand.outcome, s.points if s.points is not None else hand.points, s.all_pure)
+                replace(
+                    hand.in_round,
+                    points=s.points if s.points is not None else hand.points,
+                    all_pure=s.all_pure,
+                )
                 for hand, s in zip(hands, scored, strict=True)
             ],
-            self.game.engine_rules,
+            rules,
         )
+        points = settled.points
+        if settled.result != self.result:
+            self.result = settled.result
+            Round.objects.filter(pk=self.pk).update(result=self.result)
         moved = []
         for hand, s, total in zip(hands, scored, points, strict=True):
             if (hand.points, hand.melds, hand.all_pure) != (total, s.melds, s.all_pure):
@@ -864,7 +909,7 @@ class Round(models.Model):
         ]
         playing = kind.playing(seatings, rules)
         completed = sum(1 for at in rounds.values() if at is not None)
-        if kind.is_over(completed, len(playing), rules):
+        if kind.is_over(completed, seatings, rules):
             if finish and not game.finished_at:
                 game.finished_at = timezone.now()
                 game.save(update_fields=["finished_at"])
@@ -872,7 +917,14 @@ class Round(models.Model):
             return None
         seats = {seat.position: seat for seat in table.seats}
         dealt = next(seat.position for seat in table.seats if seat.pk == self.dealer_id)
-        dealer = engine.next_dealer(sorted(seats), dealt, {seating.position for seating in playing})
+        points = {
+            seat.position: table.hands[seat.pk].points
+            for seat in table.seats
+            if seat.pk in table.hands
+        }
+        dealer = kind.next_dealer(
+            sorted(seats), dealt, {seating.position for seating in playing}, points
+        )
         return Round.objects.create(game=game, number=self.number + 1, dealer=seats[dealer])
 
 
@@ -894,6 +946,7 @@ class Hand(models.Model):
         (engine.DROP, "Drop"),
         (engine.MIDDLE_DROP, "Middle drop"),
         (engine.WRONG_DECLARATION, "Wrong declaration"),
+        (engine.DRAWN, "Drawn hand"),
     ]
 
     round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="hands")
@@ -901,6 +954,8 @@ class Hand(models.Model):
     outcome = models.CharField(max_length=20, choices=OUTCOMES, default=engine.CARDS)
     cards = models.CharField(max_length=200, blank=True)  # canonical notation
     entered_points = models.IntegerField(null=True, blank=True)
+    # What more the game asks of an entry ({"upcard": "7S"} in Oklahoma Gin), as entered.
+    extra = models.JSONField(default=dict, blank=True)
     # Derived by the engine from the cards and the round; stored for the score table.
     points = models.IntegerField(default=0)
     melds = models.JSONField(default=list, blank=True)
@@ -946,16 +1001,34 @@ class Hand(models.Model):
         return left
 
     @property
+    def entry(self) -> Entry:
+        """What was entered, as a phone sends it."""
+        return Entry(self.outcome, self.cards, self.entered_points, self.version, self.extra)
+
+    @property
+    def in_round(self) -> engine.HandInRound:
+        """The hand as its round is scored from."""
+        return engine.HandInRound(self.outcome, self.cards, self.points, self.all_pure, self.extra)
+
+    @property
     def entry_state(self) -> dict:
         """What was entered, as a change records it to restore it on an undo."""
-        return {"outcome": self.outcome, "cards": self.cards, "entered_points": self.entered_points}
+        state = {
+            "outcome": self.outcome,
+            "cards": self.cards,
+            "entered_points": self.entered_points,
+        }
+        return state | ({"extra": self.extra} if self.extra else {})
 
     @property
     def summary(self) -> str:
         """The hand in a few words for its change history."""
         if self.outcome == engine.POINTS:
             return f"{self.entered_points} point{pluralize(self.entered_points)} entered"
-        label = outcome_label(self.round.game, self.outcome)
+        game = self.round.game
+        label = outcome_label(game, self.outcome)
+        said = game.kind_def.extra_words(self.extra, game.engine_rules)
+        label = f"{label} ({said})" if said else label
         return f"{label}: {self.cards}" if self.cards else label
 
 

@@ -25,6 +25,7 @@ class OutcomeChoice:
     label: str
     cards: bool  # scored from the cards: the picker shows
     entered: bool  # entered as a number: the points field shows
+    extras: bool = False  # what more the game asks shows with it (Oklahoma's upcard)
 
 
 @dataclass
@@ -50,7 +51,7 @@ class HandPanel:
         unless only its summary is drawn."""
         if hand is None:
             return cls.build(round_, seat, None, Entry(engine.CARDS), picker=picker)
-        entry = Entry(hand.outcome, hand.cards, hand.entered_points, hand.version)
+        entry = hand.entry
         scored = engine.Scored(
             points=hand.points, melds=hand.melds, unmelded=hand.leftover, all_pure=hand.all_pure
         )
@@ -99,6 +100,11 @@ class HandPanel:
     # ---------------------------------------------------------------- for the template
 
     @property
+    def sizes(self) -> tuple[int, ...]:
+        """How many cards the hand may hold, as it ended (a Gin knocker 10, or 11)."""
+        return self.round.kind.holds(self.round.number, self.entry.outcome)
+
+    @property
     def size(self) -> int:
         return self.round.hand_size
 
@@ -109,12 +115,23 @@ class HandPanel:
     @property
     def complete(self) -> bool:
         """As many cards chosen as the hand holds."""
-        return self.count == self.size
+        return self.count in self.sizes
 
     @property
     def counting(self) -> bool:
         """Cards are still being chosen: fewer than the hand holds, and nothing else wrong."""
-        return engine.takes_cards(self.entry.outcome) and 0 < self.count < self.size
+        return engine.takes_cards(self.entry.outcome) and 0 < self.count < min(self.sizes)
+
+    @property
+    def extras(self) -> list[tuple[engine.Extra, str]]:
+        """What more the game asks with an outcome, each with what this entry says."""
+        game = self.round.game
+        said = self.entry.extra or {}
+        return [
+            (extra, said.get(extra.name, ""))
+            for extra in game.kind_def.extra_fields(game.engine_rules)
+            if extra.label
+        ]
 
     @property
     def open(self) -> bool:
@@ -140,6 +157,8 @@ class HandPanel:
                 "cards": hand.cards,
                 "points": hand.entered_points,
                 "points_outcome": engine.POINTS,  # the outcome whose points are entered
+                # As the form's fields name what they show (a hidden choice is not compared).
+                "extra": {f"extra_{extra.name}": value for extra, value in self.extras if value},
             }
         )
 
@@ -147,9 +166,17 @@ class HandPanel:
     def outcome_choices(self) -> list[OutcomeChoice]:
         """The ways the hand can end, as its form offers them."""
         game = self.round.game
+        kind, rules = game.kind_def, game.engine_rules
+        with_extras = {extra.outcome for extra in kind.extra_fields(rules) if extra.label}
         return [
-            OutcomeChoice(value, label, engine.takes_cards(value), value == engine.POINTS)
-            for value, label in game.kind_def.outcomes(game.engine_rules)
+            OutcomeChoice(
+                value,
+                label,
+                cards=engine.takes_cards(value),
+                entered=value == engine.POINTS,
+                extras=value in with_extras,
+            )
+            for value, label in kind.outcomes(rules)
         ]
 
     @property

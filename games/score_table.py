@@ -3,8 +3,6 @@ fixed number of queries from what was stored."""
 
 from dataclasses import dataclass, field
 
-from games import engine
-
 from .models import Game, Hand, Round, Seat
 
 
@@ -13,6 +11,7 @@ class Cell:
     seat: Seat
     hand: Hand | None
     dealer: bool
+    running: int | None = None  # the seat's total after the round, where the table shows it
 
 
 @dataclass
@@ -20,6 +19,7 @@ class Row:
     round: Round
     wild: str | None
     cells: list[Cell]
+    note: str = ""  # how the round ended, where its game names it: "Ann · Gin"
 
 
 @dataclass
@@ -37,6 +37,8 @@ class Placing:
     place: int
     seat: Seat
     points: int
+    lines: tuple[tuple[str, int], ...] = ()  # the game's bonuses, each as its own line
+    total: int | None = None  # the points before the bonuses, where there are any
 
 
 @dataclass
@@ -72,24 +74,36 @@ def score_table(game: Game) -> ScoreTable:
         rounds = [round_ for round_ in rounds if round_.completed_at or round_.pk in played]
     by_cell = {(hand.round_id, hand.seat_id): hand for hand in hands}
     table = ScoreTable(game, seats)
+    running = dict.fromkeys((seat.pk for seat in seats), 0)
     for round_ in rounds:
         cells = [
             Cell(seat, by_cell.get((round_.pk, seat.pk)), round_.dealer_id == seat.pk)
             for seat in seats
         ]
-        table.rows.append(Row(round_, kind.wild_label(round_.number, rules), cells))
+        note = ""
+        if kind.running_totals:
+            for cell in cells:
+                running[cell.seat.pk] += cell.hand.points if cell.hand else 0
+                cell.running = running[cell.seat.pk]
+        result = kind.result_label(round_.result)
+        if result:
+            scored = [cell for cell in cells if cell.hand and cell.hand.points > 0]
+            note = " · ".join([scored[0].seat.player.name, result] if scored else [result])
+        table.rows.append(Row(round_, kind.wild_label(round_.number, rules), cells, note))
     by_round = {round_.pk: round_.number for round_ in rounds}
     points: dict[int, dict[int, int]] = {seat.pk: {} for seat in seats}
     for hand in hands:
         points[hand.seat_id][by_round[hand.round_id]] = hand.points
     seatings = kind.seatings(((seat.pk, seat.position, points[seat.pk]) for seat in seats), rules)
-    places = engine.standings(seatings)
+    places = kind.standings(seatings, rules, finished=bool(game.finished_at))
     by_pk = {seat.pk: seat for seat in seats}
-    table.standings = [Placing(place, by_pk[s.key], s.total) for place, s in places]
+    table.standings = [
+        Placing(s.place, by_pk[s.key], s.points, s.lines, s.seating.total) for s in places
+    ]
     # While the game is played the leaders are marked; once it is over the standings say it.
     leaders = set()
     if hands and not game.finished_at:
-        leaders = {s.key for place, s in places if place == 1}
+        leaders = {s.key for s in places if s.place == 1}
     table.totals = [
         Total(seat, s.total, seat.pk in leaders, s.out_after is not None)
         for seat, s in zip(seats, seatings, strict=True)

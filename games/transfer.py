@@ -98,6 +98,7 @@ def _round(round_, index):
         "number": round_.number,
         "dealer": index[round_.dealer_id],
         "completed_at": _time(round_.completed_at),
+        "result": round_.result,
         "hands": [_hand(h, index, changes.pop(h.seat_id, [])) for h in hands],
     }
     removed = sorted((c for seat in changes.values() for c in seat), key=lambda c: c.pk)
@@ -127,6 +128,7 @@ def _hand(hand, index, changes):
         "outcome": hand.outcome,
         "cards": hand.cards,
         "entered_points": hand.entered_points,
+        "extra": hand.extra,
         "points": hand.points,
         "melds": hand.melds,
         "all_pure": hand.all_pure,
@@ -229,7 +231,11 @@ def import_json(group, raw: bytes) -> dict:
             seats = list(game.seats.order_by("position"))
             for r in g.rounds:
                 round_ = Round.objects.create(
-                    game=game, number=r.number, dealer=seats[r.dealer], completed_at=r.completed_at
+                    game=game,
+                    number=r.number,
+                    dealer=seats[r.dealer],
+                    completed_at=r.completed_at,
+                    result=r.result,
                 )
                 # A round's hands in one insert, then all of its changes in another.
                 hands = Hand.objects.bulk_create(
@@ -239,6 +245,7 @@ def import_json(group, raw: bytes) -> dict:
                         outcome=h.outcome,
                         cards=h.cards,
                         entered_points=h.entered_points,
+                        extra=dict(h.extra),
                         points=h.points,
                         melds=[list(meld) for meld in h.melds],
                         all_pure=h.all_pure,

@@ -211,16 +211,17 @@ def _preview(request: TableRequest, game: Game, number: int, seat, entry, form) 
     """The melds and points of a hand as it stands, in place of the panel's preview only: the
     phone has drawn the chosen cards itself."""
     kind, rules = game.kind_def, game.engine_rules
-    scored = kind.score(entry.outcome, entry.cards, number, rules, entry.entered)
+    scored = kind.score(entry.outcome, entry.cards, number, rules, entry.entered, entry.extra)
     problem = form.problem()
-    counting = engine.takes_cards(entry.outcome) and 0 < len(scored.cards) < kind.hand_size(number)
+    sizes = kind.holds(number, entry.outcome)
+    counting = engine.takes_cards(entry.outcome) and 0 < len(scored.cards) < min(sizes)
     context = {
         "game": game,
         "kind": kind,
         "seat": seat,
         "scored": scored,
         "wild_rank": kind.wild_rank(number, rules),
-        "complete": len(scored.cards) == kind.hand_size(number),
+        "complete": len(scored.cards) in sizes,
         "problem": problem or (None if counting else scored.error),
         "read": " ".join(str(card) for card in scored.cards),
     }

@@ -101,3 +101,24 @@ def test_rummy_winner_and_loser_fields():
     assert answers[1]["points"] == 94 and answers[1]["melds"] == []
     assert answers[2]["points"] == 80  # 94 doubled is 188, capped at 80
     assert answers[3]["ok"] is False and "wild_rank" in answers[3]["error"]
+
+
+def test_gin_scores_both_hands_together_and_a_drawn_hand_scores_nothing():
+    knock = {
+        "game": "gin",
+        "knocker": "5H 6H 7H JS JD JC 2C 3C 4C AS",
+        "defender": "3H 4H 8H 9H KS QS KD 2D 9S 7C",
+    }
+    answers = run_command(
+        [
+            json.dumps(knock),
+            json.dumps({**knock, "rules": {"variant": "oklahoma"}, "upcard": "3S"}),
+            json.dumps({"game": "gin", "knocker": "", "defender": ""}),
+            json.dumps({**knock, "knocker": "AS 2S 3S 5H 6H 7H 7D 8D KC QC"}),
+        ]
+    )
+    assert answers[0]["ok"] and (answers[0]["result"], answers[0]["points"]) == ("knock", 47)
+    assert answers[0]["defender"]["layoffs"] == [["4H", 1], ["3H", 1], ["8H", 1], ["9H", 1]]
+    assert answers[1]["points"] == 94  # a spade upcard doubles
+    assert answers[2] == {"ok": True, "result": "drawn", "scorer": None, "points": 0}
+    assert answers[3]["ok"] is False and "not a legal knock: 35 deadwood" in answers[3]["error"]

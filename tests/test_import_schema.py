@@ -25,6 +25,8 @@ OPTIONAL = {
     "colour_index",
     "entered_points",
     "old_points",
+    "extra",
+    "result",
 }
 DATES = (
     "2026-02-30",

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from games.engine import DROP, KINDS, MIDDLE_DROP, WENT_OUT, WRONG_DECLARATION
+from games.engine import DRAWN, DROP, KINDS, MIDDLE_DROP, WENT_OUT, WRONG_DECLARATION
 from games.forms import NewGameForm
 from games.models import Game, Hand, Player
 from tests.conftest import hand_url
@@ -37,10 +37,14 @@ GAME_MODULES = {path.stem for path in (ROOT / "games/engine").glob("*.py")} - {
 }
 BRANCHES = re.compile(
     "|".join(
-        [re.escape(slug) for slug in KINDS]
+        # a slug as a word of its own ("gin" is also a piece of "login" and "engine")
+        [rf"(?<![\w-]){re.escape(slug)}(?![\w-])" for slug in KINDS]
         + [rf"\bengine\.{module}\b|\bengine import .*\b{module}\b" for module in GAME_MODULES]
         + [r"(\.slug|\bkind)\s*[!=]==?\s*[\"']"]
-        + [rf"[\"']{outcome}[\"']" for outcome in (WENT_OUT, DROP, MIDDLE_DROP, WRONG_DECLARATION)]
+        + [
+            rf"[\"']{outcome}[\"']"
+            for outcome in (WENT_OUT, DROP, MIDDLE_DROP, WRONG_DECLARATION, DRAWN)
+        ]
     )
 )
 

@@ -2,9 +2,22 @@
 the `score_hands` command read games through this package."""
 
 from .cards import CardError
-from .games import KINDS, GameKind, Scored, Seating, kind_of, next_dealer, standings
+from .games import (
+    KINDS,
+    Extra,
+    GameKind,
+    HandInRound,
+    RoundScore,
+    Scored,
+    Seating,
+    Standing,
+    kind_of,
+    next_dealer,
+    standings,
+)
 from .outcomes import (
     CARDS,
+    DRAWN,
     DROP,
     FIXED_NAMES,
     MAX_POINTS,
@@ -18,6 +31,7 @@ from .outcomes import (
 
 __all__ = [
     "CARDS",
+    "DRAWN",
     "DROP",
     "FIXED_NAMES",
     "KINDS",
@@ -28,9 +42,13 @@ __all__ = [
     "WENT_OUT",
     "WRONG_DECLARATION",
     "CardError",
+    "Extra",
     "GameKind",
+    "HandInRound",
+    "RoundScore",
     "Scored",
     "Seating",
+    "Standing",
     "kind_of",
     "next_dealer",
     "standings",

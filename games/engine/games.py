@@ -2,9 +2,9 @@
 it is scored. Everything above the engine reads these; nothing there branches on the game."""
 
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
-from . import five_crowns, rummy13, three_thirteen
+from . import five_crowns, gin, gin_table, rummy13, three_thirteen
 from .cards import (
     FIVE_SUITS,
     RANK_LABELS,
@@ -16,7 +16,7 @@ from .cards import (
     parse_hand,
 )
 from .options import described, options_of
-from .outcomes import CARDS, FIXED_NAMES, MAX_POINTS, POINTS, WENT_OUT
+from .outcomes import CARDS, DRAWN, FIXED_NAMES, MAX_POINTS, POINTS, WENT_OUT
 
 
 @dataclass
@@ -44,6 +44,55 @@ class Seating:
     position: int
     total: int = 0
     out_after: int | None = None  # pool play: the round after which the seat was out
+    won: int = 0  # rounds in which the seat scored (where points go to a round's winner)
+
+
+@dataclass(frozen=True)
+class Standing:
+    """A seat's place once the game is over: its total with the game's bonus lines, if any."""
+
+    place: int
+    seating: Seating
+    points: int  # the total the place is decided on, bonuses included
+    lines: tuple[tuple[str, int], ...] = ()  # (what, points) of each bonus, in order
+
+    @property
+    def key(self):
+        return self.seating.key
+
+
+@dataclass(frozen=True)
+class Extra:
+    """Something more a hand's entry may say, beside its outcome and cards (Oklahoma Gin's
+    first upcard): a text field shown with that outcome, or kept hidden (label "") when only
+    a choice on the round page sets it."""
+
+    name: str
+    label: str
+    help: str
+    outcome: str  # the outcome it belongs to
+
+
+@dataclass
+class HandInRound:
+    """A hand as the round scores it: its outcome, its cards, its points scored on its own
+    (or as entered), whether all its melds are pure, and what more its entry says."""
+
+    outcome: str
+    cards: str = ""
+    points: int = 0
+    all_pure: bool = False
+    extra: dict = field(default_factory=dict)
+
+
+@dataclass
+class RoundScore:
+    """A round scored as a whole: each hand's points, in the order given, the round's result
+    (where a game names one: "gin", "undercut"...) and what the round page says of it."""
+
+    points: list[int]
+    result: str = ""
+    report: object = None
 
 
 def _no_pool(rules) -> int | None:
@@ -52,6 +101,10 @@ def _no_pool(rules) -> int | None:
 
 def _no_fixed_penalties(rules) -> dict[str, int]:
     return {}
+
+
+def _no_extras(rules) -> list[Extra]:
+    return []
 
 
 @dataclass(frozen=True)
@@ -88,6 +141,26 @@ class GameKind:
     pool_limit: Callable[[object], int | None] = _no_pool  # the total that puts a player out
     # Outcomes that cost a fixed number of points instead of counting cards (pool Rummy's drops)
     fixed_penalties: Callable[[object], dict[str, int]] = _no_fixed_penalties
+    players: tuple[int, int] = (2, 8)  # the fewest and most players of a game
+    cards_label: str = "Cards left"  # the outcome of a hand counted from its cards
+    takes_points: bool = True  # a hand may be entered as a number
+    own_points_word: str = "points"  # what a hand scored on its own counts: "deadwood"
+    # (round number, outcome) -> how many cards the hand may hold, when not hand_size alone
+    card_counts: Callable[[int, str], tuple[int, ...]] | None = None
+    extras: Callable[[object], list[Extra]] = _no_extras
+    # Games whose hands are scored together once the round is in: (hands, rules) ->
+    # (points per hand, the round's result, its report for the round page)
+    settle_round: Callable[[list[HandInRound], object], tuple] | None = None
+    result_names: Mapping[str, str] = field(default_factory=dict)
+    # Outcomes that complete the round by themselves, with no winner (Gin's drawn hand)
+    round_enders: tuple[str, ...] = ()
+    # Games that end when a total reaches a target: (totals, rules) -> over
+    target_reached: Callable[[list[int], object], bool] | None = None
+    highest_wins: bool = False  # the highest total wins (points go to each round's winner)
+    winner_deals: bool = False  # the round's winner deals the next (else the deal passes left)
+    # The bonus lines added once the game is over: (totals, rounds won, rules) -> per seat
+    bonus_lines: Callable[[list[int], list[int], object], list] | None = None
+    running_totals: bool = False  # the score table shows the total after each round
 
     # ---------------------------------------------------------------- options
 
@@ -109,6 +182,9 @@ class GameKind:
 
     def jokers(self, rules) -> int:
         return getattr(rules, "jokers", 0)
+
+    def decks(self, rules) -> int:
+        return getattr(rules, "decks", 1)
 
     # ---------------------------------------------------------------- rounds
 
@@ -139,26 +215,49 @@ class GameKind:
 
     def copies(self, card: Card, rules) -> int:
         """How many of a card the round's supply holds."""
-        return self.jokers(rules) if card.is_joker else rules.decks
+        return self.jokers(rules) if card.is_joker else self.decks(rules)
 
     def is_wild(self, card: Card, round_number: int, rules) -> bool:
         return card.is_joker or card.rank == self.wild_rank(round_number, rules)
 
     def outcomes(self, rules) -> list[tuple[str, str]]:
         """The ways a hand can end in this game, as the round page offers them."""
-        choices = [(CARDS, "Cards left"), (WENT_OUT, self.went_out_label)]
+        choices = [(CARDS, self.cards_label), (WENT_OUT, self.went_out_label)]
         for outcome, points in self.fixed_penalties(rules).items():
-            choices.append((outcome, f"{FIXED_NAMES[outcome]} ({points})"))
-        choices.append((POINTS, "Points as a number"))
+            name = FIXED_NAMES[outcome]
+            choices.append((outcome, f"{name} ({points})" if points else name))
+        if self.takes_points:
+            choices.append((POINTS, "Points as a number"))
         return choices
+
+    def holds(self, round_number: int, outcome: str) -> tuple[int, ...]:
+        """How many cards a hand that ended so may hold when it is entered."""
+        if self.card_counts is not None:
+            return self.card_counts(round_number, outcome)
+        return (self.hand_size(round_number),)
+
+    def extra_fields(self, rules) -> list[Extra]:
+        """What more a hand's entry may say in this game with these options."""
+        return self.extras(rules)
+
+    def extra_words(self, extra: Mapping | None, rules) -> str:
+        """What more an entry said, in words for its history ("upcard 7S"), or ""."""
+        said = extra or {}
+        return ", ".join(
+            f"{field.label.lower()} {said[field.name]}"
+            for field in self.extras(rules)
+            if field.label and said.get(field.name)
+        )
 
     # ---------------------------------------------------------------- scoring
 
     def check_cards(self, cards: list[Card], rules) -> None:
         """Refuse cards this game's decks do not have, or more copies than are in play."""
-        check_deck(cards, self.suits, self.ranks, rules.decks, self.jokers(rules), self.name)
+        check_deck(cards, self.suits, self.ranks, self.decks(rules), self.jokers(rules), self.name)
 
-    def score(self, outcome: str, cards_text: str, round_number: int, rules, entered=None):
+    def score(
+        self, outcome: str, cards_text: str, round_number: int, rules, entered=None, extra=None
+    ):
         """Score what was entered for one hand, or say what is wrong with it."""
         scored = Scored()
         try:
@@ -167,7 +266,7 @@ class GameKind:
         except CardError as error:
             scored.error = str(error)
             return scored
-        if outcome == POINTS:
+        if outcome == POINTS and self.takes_points:
             if entered is None:
                 scored.error = "enter the points as a number"
             elif not 0 <= entered <= MAX_POINTS:
@@ -186,14 +285,16 @@ class GameKind:
             scored.points = 0
             scored.note = "no cards entered: scored 0 without checking the melds"
             return scored
-        expected = self.hand_size(round_number)
-        if len(scored.cards) != expected:
+        expected = self.holds(round_number, outcome)
+        if len(scored.cards) not in expected:
             have = len(scored.cards)
             chosen = f"{have} card{'s' if have != 1 else ''} chosen"
-            scored.error = f"{chosen}; this hand holds {expected}"
+            scored.error = f"{chosen}; this hand holds {' or '.join(map(str, expected))}"
             return scored
         try:
-            return self.score_cards(scored.cards, round_number, rules, outcome == WENT_OUT)
+            return self.score_cards(
+                scored.cards, round_number, rules, outcome == WENT_OUT, extra or {}
+            )
         except CardError as error:
             scored.error = str(error)
             return scored
@@ -216,16 +317,30 @@ class GameKind:
             return points
         return self.final_count(points, doubled, rules)
 
-    def round_points(self, hands: list[tuple[str, int, bool]], rules) -> list[int]:
-        """Each hand's points once the whole round is known, from (outcome, points scored on
-        its own, all pure)."""
-        doubled = self.doubled((outcome, pure) for outcome, _, pure in hands)
-        return [self.hand_points(outcome, points, doubled, rules) for outcome, points, _ in hands]
+    @property
+    def scored_alone(self) -> bool:
+        """A hand's points follow from its own entry (and the round's doubling), not from the
+        other hands' cards."""
+        return self.settle_round is None
+
+    def settle(self, hands: list[HandInRound], rules) -> RoundScore:
+        """The round scored as a whole, from its hands in order: each hand's points once the
+        whole round is known, the round's result and what the round page says of it."""
+        if self.settle_round is not None:
+            return RoundScore(*self.settle_round(hands, rules))
+        doubled = self.doubled((hand.outcome, hand.all_pure) for hand in hands)
+        return RoundScore(
+            [self.hand_points(hand.outcome, hand.points, doubled, rules) for hand in hands]
+        )
+
+    def result_label(self, result: str) -> str:
+        """A round's result in words, as the score table names it ("" for none)."""
+        return self.result_names.get(result, "")
 
     def round_supply_error(self, hands: list[list[Card]], rules) -> str | None:
         """The card held more often across a round's hands than the decks allow, if any."""
         try:
-            check_round_supply(hands, rules.decks, self.jokers(rules))
+            check_round_supply(hands, self.decks(rules), self.jokers(rules))
         except CardError as error:
             return str(error)
         return None
@@ -238,13 +353,42 @@ class GameKind:
         limit = self.pool_limit(rules)
         found = []
         for key, position, by_round in seats:
-            running, out = 0, None
+            running, out, won = 0, None, 0
             for number in sorted(by_round):
                 running += by_round[number]
+                won += by_round[number] > 0
                 if out is None and limit is not None and running >= limit:
                     out = number
-            found.append(Seating(key, position, running, out))
+            found.append(Seating(key, position, running, out, won))
         return found
+
+    def totals_decide_play(self, rules) -> bool:
+        """The totals before a round decide who plays it or whether the game goes on."""
+        return self.pool_limit(rules) is not None or self.target_reached is not None
+
+    def needs_every_round(self, rules) -> bool:
+        """The final standings need each round's points, not only the totals: who went out
+        of the pool when, or the rounds each player won for the bonuses."""
+        return self.pool_limit(rules) is not None or self.bonus_lines is not None
+
+    def standings(self, seats: list[Seating], rules, finished: bool = True) -> list[Standing]:
+        """(place, the seat, its points) best first; once the game is over, with its bonus
+        lines (Gin's game, box and shutout bonuses) added to the totals they are ranked on."""
+        lines = [[] for _ in seats]
+        if finished and self.bonus_lines is not None and seats:
+            lines = self.bonus_lines(
+                [seat.total for seat in seats], [seat.won for seat in seats], rules
+            )
+        with_bonus = [
+            replace(seat, total=seat.total + sum(points for _, points in bonus))
+            for seat, bonus in zip(seats, lines, strict=True)
+        ]
+        bonus_of = {seat.key: tuple(bonus) for seat, bonus in zip(seats, lines, strict=True)}
+        by_key = {seat.key: seat for seat in seats}
+        return [
+            Standing(place, by_key[seat.key], seat.total, bonus_of[seat.key])
+            for place, seat in standings(with_bonus, self.highest_wins)
+        ]
 
     def playing(self, seats: list[Seating], rules) -> list[Seating]:
         """Seats still in the game before a round: in pool play, a player whose total has
@@ -254,17 +398,41 @@ class GameKind:
             return list(seats)
         return [seat for seat in seats if seat.total < limit]
 
-    def is_over(self, completed_rounds: int, playing: int, rules) -> bool:
-        """A game of a fixed number of rounds ends after the last; pool play when one player
-        is left; otherwise when the players say so."""
+    def is_over(self, completed_rounds: int, seats: list[Seating], rules) -> bool:
+        """A game of a fixed number of rounds ends after the last; one to a target when a
+        total reaches it; pool play when one player is left; otherwise when the players say
+        so. `seats` carry the totals after the rounds completed."""
         if self.rounds is not None:
             return completed_rounds >= self.rounds
+        if self.target_reached is not None:
+            return completed_rounds > 0 and self.target_reached([s.total for s in seats], rules)
         if self.pool_limit(rules) is not None:
-            return completed_rounds > 0 and playing <= 1
+            return completed_rounds > 0 and len(self.playing(seats, rules)) <= 1
         return False
 
-    def round_problems(self, missing: list[str], winners: list[str]) -> list[str]:
-        """What keeps a round from being complete, in words for the table."""
+    def next_dealer(self, positions: list[int], previous: int, playing, points) -> int:
+        """Who deals the next round, from the seats' positions, the previous dealer's, the
+        positions still playing and {position: points} of the round just played: the deal
+        passes left, or goes to the round's winner (after a round nobody won, the same
+        dealer deals again)."""
+        if not self.winner_deals:
+            return next_dealer(positions, previous, playing)
+        best = max(points.items(), key=lambda item: item[1], default=(previous, 0))
+        return best[0] if best[1] > 0 else previous
+
+    def round_problems(
+        self, missing: list[str], winners: list[str], enders: list[str] | None = None
+    ) -> list[str]:
+        """What keeps a round from being complete, in words for the table; `enders` name
+        the hands whose outcome ends the round with no winner (a drawn hand)."""
+        if enders:
+            if not winners:
+                return []
+            said = FIXED_NAMES[self.round_enders[0]].lower()
+            return [
+                f"{', '.join(winners)} {self.went_out_word}, but {', '.join(enders)} said it "
+                f"was a {said}: change one of them"
+            ]
         problems = []
         if missing:
             problems.append("still to enter: " + ", ".join(missing))
@@ -291,13 +459,14 @@ def next_dealer(positions: list[int], previous: int | None, playing: set[int]) -
     return previous
 
 
-def standings(seats: list[Seating]) -> list[tuple[int, Seating]]:
-    """(place, seat), best first. Lowest total wins and equal totals share a place; in pool
-    play those still in come first, then those out of the pool, the later out the better."""
+def standings(seats: list[Seating], highest_wins: bool = False) -> list[tuple[int, Seating]]:
+    """(place, seat), best first. Lowest total wins (or highest, where points go to each
+    round's winner) and equal totals share a place; in pool play those still in come first,
+    then those out of the pool, the later out the better."""
 
     def key(seat: Seating):
         out = seat.out_after
-        return (0 if out is None else 1, -(out or 0), seat.total)
+        return (0 if out is None else 1, -(out or 0), -seat.total if highest_wins else seat.total)
 
     ordered = sorted(seats, key=lambda seat: (*key(seat), seat.position))
     places: list[tuple[int, Seating]] = []
@@ -321,7 +490,7 @@ def _show(scored: Scored, arrangement) -> Scored:
 def _melds_all(arrange, went_out_error):
     """Scoring for games where the player who went out must meld every card."""
 
-    def score(cards, round_number, rules, went_out):
+    def score(cards, round_number, rules, went_out, extra):
         laid = arrange(cards, round_number, rules)
         scored = _show(Scored(cards=cards), laid)
         if went_out:
@@ -337,7 +506,7 @@ def _melds_all(arrange, went_out_error):
     return score
 
 
-def _score_rummy(cards, round_number, rules, declared):
+def _score_rummy(cards, round_number, rules, declared, extra):
     scored = Scored(cards=cards)
     if declared:
         judged = rummy13.declaration(cards, rules)
@@ -420,7 +589,66 @@ FIVE_CROWNS = GameKind(
     blurb="Five suits, 3 to King, 11 rounds; the round's rank and six jokers are wild.",
 )
 
-KINDS: dict[str, GameKind] = {kind.slug: kind for kind in (THREE_THIRTEEN, RUMMY13, FIVE_CROWNS)}
+
+def _score_gin(cards, round_number, rules, knocked, extra):
+    laid = gin_table.own_arrangement(cards, rules, knocked, extra)
+    scored = _show(Scored(cards=cards), laid)
+    scored.points = laid.points
+    if knocked and not laid.points:
+        scored.note = "gin: every card melds"
+    return scored
+
+
+def _gin_extras(rules) -> list[Extra]:
+    laid_down = Extra(gin_table.LAID_DOWN, "", "", WENT_OUT)
+    if rules.variant != gin.OKLAHOMA:
+        return [laid_down]
+    upcard = Extra(
+        gin_table.UPCARD,
+        "First upcard",
+        "Its value is the knock limit (an ace: gin only); a spade doubles the hand.",
+        WENT_OUT,
+    )
+    return [upcard, laid_down]
+
+
+GIN = GameKind(
+    slug="gin",
+    name="Gin Rummy",
+    form_prefix="g_",
+    round_word="hand",
+    went_out_label="Knocked",
+    went_out_word="knocked",
+    went_out_tally="knock,knocks",
+    rounds=None,
+    rules_class=gin.GinRules,
+    suits=SUITS,
+    ranks=tuple(range(1, 14)),
+    hand_size=lambda number: gin.HAND_SIZE,
+    wild_word="",
+    score_cards=_score_gin,
+    command=gin_table.command_answer,
+    blurb="Two players, 10 cards, knock or go gin; layoffs counted; first to 100 and bonuses.",
+    fixed_penalties=lambda rules: {DRAWN: 0},
+    players=(2, 2),
+    cards_label="Did not knock",
+    takes_points=False,
+    own_points_word="deadwood",
+    card_counts=lambda number, outcome: gin_table.card_counts(outcome),
+    extras=_gin_extras,
+    settle_round=gin_table.settle,
+    result_names=gin_table.RESULT_NAMES,
+    round_enders=(DRAWN,),
+    target_reached=gin_table.is_over,
+    highest_wins=True,
+    winner_deals=True,
+    bonus_lines=gin_table.bonus_lines,
+    running_totals=True,
+)
+
+KINDS: dict[str, GameKind] = {
+    kind.slug: kind for kind in (THREE_THIRTEEN, RUMMY13, FIVE_CROWNS, GIN)
+}
 
 
 def kind_of(slug: str) -> GameKind:

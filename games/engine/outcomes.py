@@ -6,8 +6,14 @@ POINTS = "points"  # entered as a number
 DROP = "drop"
 MIDDLE_DROP = "middle_drop"
 WRONG_DECLARATION = "wrong_declaration"
-OUTCOMES = (CARDS, WENT_OUT, POINTS, DROP, MIDDLE_DROP, WRONG_DECLARATION)
-FIXED_NAMES = {DROP: "Drop", MIDDLE_DROP: "Middle drop", WRONG_DECLARATION: "Wrong declaration"}
+DRAWN = "drawn"  # Gin Rummy: the stock ran out and nobody knocked
+OUTCOMES = (CARDS, WENT_OUT, POINTS, DROP, MIDDLE_DROP, WRONG_DECLARATION, DRAWN)
+FIXED_NAMES = {
+    DROP: "Drop",
+    MIDDLE_DROP: "Middle drop",
+    WRONG_DECLARATION: "Wrong declaration",
+    DRAWN: "Drawn hand",
+}
 MAX_POINTS = 10_000  # the most a hand may be entered as
 
 

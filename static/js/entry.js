@@ -49,6 +49,7 @@
       this.cardsField = this.form.querySelector("input[name=cards]");
       this.pointsField = this.form.querySelector("input[name=points]");
       this.versionField = this.form.querySelector("input[name=version]");
+      this.extraFields = [...this.form.querySelectorAll("[data-extra-field]")]; // e.g. an upcard
       this.cards = [...this.form.querySelectorAll(".chosen-card")].map((button) => button.value);
       this.asked = null; // the entry the last scoring request was sent for
       this.typed = false; // that request reads typed cards: its reading becomes the chosen cards
@@ -64,6 +65,7 @@
         outcome: checked ? checked.value : "",
         cards: this.cardsField.value.trim(),
         points: this.pointsField.value.trim(),
+        extra: Object.fromEntries(this.extraFields.map((field) => [field.name, field.value.trim()])),
       };
     }
 
@@ -215,6 +217,7 @@
       const radio = this.form.querySelector(`input[name=outcome][value="${CSS.escape(draft.outcome)}"]`);
       if (radio) radio.checked = true;
       this.pointsField.value = draft.points || "";
+      for (const field of this.extraFields) field.value = draft.extra?.[field.name] ?? field.value;
       this.versionField.value = draft.version;
       this.cardsField.value = draft.cards;
       this.setCards(draft.cards ? draft.cards.split(/\s+/) : [], { fromTyping: true });
@@ -272,7 +275,20 @@
   function same(stored, draft) {
     const cards = (entry) => String(entry.cards || "").toUpperCase().split(/\s+/).filter(Boolean).sort().join(" ");
     const points = (entry) => (entry.outcome === stored.points_outcome ? String(entry.points ?? "") : "");
-    return stored.outcome === draft.outcome && cards(stored) === cards(draft) && points(stored) === points(draft);
+    // What more the entry says (an upcard), as the server keeps it: only what is filled in.
+    const extra = (said) =>
+      JSON.stringify(
+        Object.entries(said || {})
+          .map(([name, value]) => [name, String(value).toUpperCase()])
+          .filter(([, value]) => value)
+          .sort(),
+      );
+    return (
+      stored.outcome === draft.outcome &&
+      cards(stored) === cards(draft) &&
+      points(stored) === points(draft) &&
+      extra(stored.extra) === extra(draft.extra)
+    );
   }
 
   function setUp(section) {
@@ -315,7 +331,7 @@
     if (event.target instanceof Element && event.target.matches("form.hand-form input[name=outcome]")) panelOf(event.target)?.changed();
   });
   document.addEventListener("input", (event) => {
-    if (!(event.target instanceof Element) || !event.target.matches("form.hand-form input[name=cards], form.hand-form input[name=points]")) return;
+    if (!(event.target instanceof Element) || !event.target.matches("form.hand-form input[name=cards], form.hand-form input[name=points], form.hand-form [data-extra-field]")) return;
     panelOf(event.target)?.changed({ typed: event.target.name === "cards" });
   });
 

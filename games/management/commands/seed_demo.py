@@ -18,7 +18,7 @@ NAMES = ["Asha", "Ben", "Chiara", "Dev", "Elif"]
 
 
 def shoe(kind: engine.GameKind, rules, rng) -> list[Card]:
-    cards = [Card(r, s) for s in kind.suits for r in kind.ranks] * rules.decks
+    cards = [Card(r, s) for s in kind.suits for r in kind.ranks] * kind.decks(rules)
     cards += [JOKER] * kind.jokers(rules)
     rng.shuffle(cards)
     return cards
@@ -51,7 +51,8 @@ class Command(BaseCommand):
                 day = today - timedelta(days=(nights - index) * 4 + rng.randint(0, 2))
                 night = GameNight.objects.create(group=group, date=day)
                 for kind in rng.sample(list(engine.KINDS.values()), rng.randint(1, 2)):
-                    seated = rng.sample(players, rng.randint(3, 4))
+                    fewest, most = kind.players
+                    seated = rng.sample(players, min(max(rng.randint(3, 4), fewest), most))
                     self.play(group, night, kind, seated, user, rng)
         self.stdout.write(f"Demo ready: log in as {USERNAME} / {PASSWORD} ({nights} game nights).")
 
@@ -66,6 +67,8 @@ class Command(BaseCommand):
             group=group, kind=kind.slug, players=seated, rules=rules, night=night, user=user
         )
         rules = game.engine_rules
+        # A hand that costs fixed points (a drop), never one that ends the round by itself.
+        penalties = [o for o in kind.fixed_penalties(rules) if o not in kind.round_enders]
         deals = 0
         while (round_ := game.current_round()) is not None:
             deals += 1
@@ -76,14 +79,21 @@ class Command(BaseCommand):
             for seat in playing:
                 if seat == winner:
                     hand = self.winning_hand(kind, size, cards, rng)
-                    entry = Entry(engine.WENT_OUT, format_cards(hand))
-                elif kind.fixed_penalties(rules) and rng.random() < 0.15:
-                    entry = Entry(engine.DROP)
+                    # What more the game asks (Oklahoma's upcard) is a card of the shoe.
+                    extra = {
+                        extra.name: str(cards.pop())
+                        for extra in kind.extra_fields(rules)
+                        if extra.label and extra.outcome == engine.WENT_OUT
+                    }
+                    entry = Entry(engine.WENT_OUT, format_cards(hand), extra=extra)
+                elif penalties and rng.random() < 0.15:
+                    entry = Entry(penalties[0])
                 else:
                     entry = Entry(engine.CARDS, format_cards([cards.pop() for _ in range(size)]))
                 round_.save_hand(seat, entry, user)
             game.refresh_from_db()
-            if kind.rounds is None and not kind.pool_limit(rules) and deals >= rng.randint(3, 6):
+            open_ended = kind.rounds is None and kind.target_reached is None
+            if open_ended and not kind.pool_limit(rules) and deals >= rng.randint(3, 6):
                 break
         game.finish()
         Game.objects.filter(pk=game.pk).update(finished_at=game.created_at + timedelta(hours=1))
