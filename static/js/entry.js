@@ -305,6 +305,16 @@
     return panel && panel.section === section ? panel : setUp(section);
   };
 
+  // A hand saved on another phone (its line swapped in by the live answer) closes here, unless
+  // it is being entered on this phone too: the page goes on to the hands still to enter.
+  document.addEventListener("htmx:load", (event) => {
+    const line = event.target;
+    if (!(line instanceof Element) || !line.matches(".hand-line") || !line.querySelector(".saved")) return;
+    const panel = panelOf(line);
+    if (!panel || panel.readDraft() || panel.cards.length || panel.saving) return;
+    panel.section.querySelector("details").open = false;
+  });
+
   const isSave = (detail) => detail.triggeringEvent?.type === "submit";
 
   // Taps change the chosen cards here; the form is not sent for them.

@@ -13,6 +13,8 @@
 //   page is drawn again; drafts are kept on the phone.
 // - An answer drawn while this phone had an htmx request of its own under way (a save) may be
 //   older than what that request shows: it is dropped and asked again.
+// - A hand's line swapped in as saved closes that hand's panel (entry.js), unless the hand is
+//   being entered on this phone (a draft, chosen cards, a save under way).
 (() => {
   const hook = document.querySelector("[data-live-url]");
   if (!hook || !window.fetch) return;
