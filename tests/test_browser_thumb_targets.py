@@ -114,11 +114,30 @@ def table(member, make_game):
         deal.save_hand(seat, Entry(WENT_OUT) if points == 0 else Entry(POINTS, "", points), member)
     rummy.finish()
     crowns = make_game(member, kind="five-crowns", names=("Ann", "Eve"))
-    return playing, rummy, crowns
+    # Oklahoma Gin with a knock the table may read two ways (its choices listed), and a Gin
+    # game played to 100 (its standings with their bonus lines).
+    gin = make_game(member, kind="gin", names=("Ann", "Bob"), variant="oklahoma")
+    ann, bob = gin.seats.all()
+    knock = gin.rounds.get()
+    knock.save_hand(ann, Entry(WENT_OUT, "2H 3H 4H 3S 3D 9C 10C JC QC KC", extra={"upcard": "KD"}))
+    knock.save_hand(bob, Entry("cards", "3C 5H 6H 8S 9S KD QD 2S 7D 8D"), member)
+    won = make_game(member, kind="gin", names=("Ann", "Bob"))
+    ann, bob = won.seats.all()
+    for number, (knocker, defender) in enumerate(
+        [
+            ("5H 6H 7H JS JD JC 2C 3C 4C AS", "3H 4H 8H 9H KS QS KD 2D 9S 7C"),
+            ("AH 2H 3H 5S 5D 5C 9C 10C JC QC", "4H 6H 7H KS QS 2S 3S 7D 8H 8S"),
+        ],
+        start=1,
+    ):
+        hand = won.rounds.get(number=number)
+        hand.save_hand(ann, Entry(WENT_OUT, knocker), member)
+        hand.save_hand(bob, Entry("cards", defender), member)
+    return playing, rummy, crowns, gin, won
 
 
 def test_every_page_has_thumb_sized_targets_at_360px(browser, live_server, member, table):
-    playing, rummy, crowns = table
+    playing, rummy, crowns, gin, won = table
     urls = site_urls(playing)
     assert set(urls) == url_names(), "a page is missing from tests/helpers.py site_urls"
     context = browser.new_context(
@@ -140,6 +159,8 @@ def test_every_page_has_thumb_sized_targets_at_360px(browser, live_server, membe
         "pool rummy game (finished)": f"/games/{rummy.pk}/",
         "pool rummy deal": f"/games/{rummy.pk}/rounds/1/",
         "five crowns round": f"/games/{crowns.pk}/rounds/1/",
+        "gin hand with layouts to pick": f"/games/{gin.pk}/rounds/1/",
+        "gin game (finished, bonuses)": f"/games/{won.pk}/",
         "rematch": f"/games/new/?rematch={rummy.pk}",
         "leaderboard with an error": "/group/?start=2026-05-01&end=2026-04-01",
     }
