@@ -27,16 +27,17 @@ SCREENSHOTS = Path(__file__).resolve().parent.parent / "test-artifacts" / "scree
 PHONE = {"width": 390, "height": 844}
 
 
-# The browser test files in two groups of about the same length (seconds on this machine).
+# The browser test files in two groups of about the same length (seconds on this machine),
+# each run by one worker; the rest of the suite fills the workers around them.
 BROWSER_GROUPS = dict.fromkeys(
     [
-        "test_browser_five_crowns",  # 11
-        "test_browser_thumb_targets",  # 15
-        "test_browser_groups",  # 11
-        "test_browser_live",  # 14
-        "test_browser_history",  # 6
-        "test_browser_table_ux",  # 8
-        "test_browser_unreachable",  # 2
+        "test_browser_live",  # 27
+        "test_browser_table_ux",  # 19
+        "test_browser_thumb_targets",  # 18
+        "test_browser_groups",  # 14
+        "test_browser_history",  # 11
+        "test_browser_five_crowns",  # 9
+        "test_browser_unreachable",  # 3
     ],
     "browser-2",
 )
@@ -56,7 +57,7 @@ def pytest_collection_modifyitems(items):
             item.add_marker(pytest.mark.database)
         if item.get_closest_marker("browser"):
             # One Chromium and one live server per worker: the browser tests run as two groups,
-            # each on one worker (pytest-xdist's loadgroup), the others spread over the rest.
+            # each on one worker (pytest-xdist's loadgroup), the others spread over both.
             group = BROWSER_GROUPS.get(item.path.stem, "browser-1")
             item.add_marker(pytest.mark.xdist_group(group))
 
@@ -94,7 +95,10 @@ def phone(browser, live_server):
 def screenshot(page, name: str, audit: bool = True) -> Path:
     """Save a full-page screenshot, check the page has no horizontal scrolling, and check it
     with axe-core in the light and the dark theme (a page without JavaScript cannot run axe:
-    its HTML is the same one the pages with it are checked on)."""
+    its HTML is the same one the pages with it are checked on). `audit=False` where the same
+    page in the same state is audited already: every page of the site is, by
+    tests/test_browser_thumb_targets.py, so the walks audit only states of their own (a
+    conflict, a draft kept offline, a guest's round, a hand's report)."""
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     path = SCREENSHOTS / f"{name}.png"
     page.screenshot(path=str(path), full_page=True)
@@ -111,11 +115,14 @@ AXE_URL = "/__test-run/axe.min.js"  # served to the page by the test run, never 
 AXE_RULES = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"]
 AXE_THEMED = ["color-contrast", "link-in-text-block"]
 AXE_RUN = """async (only) => {
-  const found = await axe.run(document, { ...only, resultTypes: ["violations"] });
+  // Only what a failure report needs: no CSS selectors worked out for every node checked, no
+  // frames (the app has none), no fetching of the stylesheets again.
+  const options = { resultTypes: ["violations"], selectors: false, iframes: false, preload: false };
+  const found = await axe.run(document, { ...only, ...options });
   return found.violations
     .filter((v) => v.impact === "serious" || v.impact === "critical")
     .map((v) => {
-      const where = v.nodes.slice(0, 3).map((n) => n.target.join(" ")).join(", ");
+      const where = v.nodes.slice(0, 3).map((n) => n.html.slice(0, 120)).join(", ");
       return `${v.id} (${v.impact}): ${where}`;
     });
 }"""
@@ -136,6 +143,7 @@ def assert_accessible(page, name: str) -> None:
             f"**{AXE_URL}",
             lambda route: route.fulfill(body=axe_source(), content_type="text/javascript"),
         )
+        page.wait_for_load_state()
         page.add_script_tag(url=AXE_URL)
     shown = (
         "dark" if page.evaluate("matchMedia('(prefers-color-scheme: dark)').matches") else "light"

@@ -1,6 +1,6 @@
 import pytest
 
-from tests.conftest import screenshot
+from tests.conftest import assert_accessible, screenshot
 
 pytestmark = pytest.mark.browser
 
@@ -8,4 +8,22 @@ pytestmark = pytest.mark.browser
 def test_home_page_on_a_phone(phone):
     phone.goto("/")
     assert phone.get_by_role("heading", level=1).inner_text().startswith("Score card games")
-    screenshot(phone, "home")
+    screenshot(phone, "home", audit=False)
+
+
+def test_the_accessibility_audit_finds_what_it_is_for(phone):
+    """The audit every screenshot runs fails on a page that breaks WCAG, in either theme."""
+    phone.goto("/")
+    assert_accessible(phone, "home as it is")
+    # A control with no name, which every theme shares.
+    phone.evaluate("document.querySelector('main').append(document.createElement('button'))")
+    with pytest.raises(AssertionError, match=r"'light': \['button-name"):
+        assert_accessible(phone, "a button without a name")
+    phone.evaluate("document.querySelector('main button:last-child').remove()")
+    # Dark grey on the dark theme's page only: the dark run checks the colours again.
+    phone.evaluate(
+        "document.styleSheets[0].insertRule("
+        "'@media (prefers-color-scheme: dark) { h1 { color: #303030 !important } }')"
+    )
+    with pytest.raises(AssertionError, match=r"'light': \[\], 'dark': \['color-contrast"):
+        assert_accessible(phone, "dark text on the dark theme")

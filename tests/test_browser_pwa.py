@@ -66,7 +66,7 @@ def test_the_service_worker_registers_and_shows_the_offline_page(browser, live_s
     # The page is styled: the app's CSS came from the worker's cache, not the network.
     felt = page.evaluate("getComputedStyle(document.querySelector('.topbar')).backgroundColor")
     assert felt == "rgb(15, 81, 50)"
-    screenshot(page, "offline")
+    screenshot(page, "offline", audit=False)
     context.set_offline(False)
     page.get_by_role("link", name="Try again").click()
     expect(page.get_by_role("heading", name="Game nights")).to_be_visible()
