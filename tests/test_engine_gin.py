@@ -11,6 +11,7 @@ from games.engine.gin import (
     UNDERCUT,
     GinRules,
     arrangements,
+    command_answer,
     deadwood,
     deadwood_of_mask,
     defender_play,
@@ -75,6 +76,40 @@ def test_four_of_a_rank_give_one_to_a_run():
 def test_a_hand_with_a_card_twice_is_refused():
     with pytest.raises(CardError, match=r"7H \(7 of hearts\) appears twice"):
         deadwood(parse_hand("7H 7H 8H"))
+
+
+@pytest.mark.parametrize(
+    ("hand", "message"),
+    [
+        ("AH 2H 3H 5S 5D 5C 9C 10C JC 9C", r"9C \(9 of clubs\) appears twice in this hand"),
+        ("KS KS KS KS KS KS KS KS KS KS", r"KS \(King of spades\) appears twice in this hand"),
+        ("AH 2H 3H 5S 5D 5C 9C 10C JC JK", r"JK \(Joker\) is not in a Gin Rummy deck"),
+        ("AH 2H 3H 5S 5D 5C 9C 10C JC 7X", r"7X \(7 of stars\) is not in a Gin Rummy deck"),
+    ],
+)
+def test_a_hand_of_ten_names_the_card_it_refuses(hand, message):
+    with pytest.raises(CardError, match=message):
+        deadwood(parse_hand(hand))
+
+
+@pytest.mark.parametrize(
+    ("hand", "expected"),
+    [
+        # Three 9s and three Ks, none of them in a run: both sets, 1 + 2 + 4 + 6 left.
+        ("9C 9D 9H KS KD KH AC 2D 4H 6S", 13),
+        # Three 5s and three 8s; 5H could sit in 4-6H instead: the 5s as a set leave 4H 6H,
+        # the run leaves 5S 5D (10 either way); the 8s are a set; 2C QD are left.
+        ("5S 5D 5H 4H 6H 8C 8D 8S 2C QD", 10 + 2 + 10),
+        # Four 7s with 8-9H: the run takes 7H, the other three 7s are a set.
+        ("7S 7D 7C 7H 8H 9H AC 2C KD QS", 1 + 2 + 10 + 10),
+        # Eleven cards take the general path.
+        ("AH 2H 3H 5S 5D 5C 9C 10C JC 4D KS", 4 + 10),
+    ],
+)
+def test_deadwood_weighs_ranks_held_three_or_four_times(hand, expected):
+    cards = parse_hand(hand)
+    assert deadwood(cards) == expected
+    assert deadwood_of_mask(hand_mask(cards)) == expected
 
 
 def test_a_long_run_is_laid_as_one_meld():
@@ -420,6 +455,30 @@ def test_score_request_names_a_missing_knocker():
 def test_score_request_refuses_unknown_rules():
     answer = score_request({"knocker": KNOCKER_4, "defender": DEFENDER_71, "rules": {"x": 1}})
     assert answer == {"ok": False, "error": "unknown Gin Rummy rule: x"}
+
+
+def test_command_answer_is_score_requests_answer_without_ok():
+    request = {"knocker": KNOCKER_4, "defender": DEFENDER_71, "rules": {"undercut_bonus": 10}}
+    answer = score_request(request)
+    assert answer.pop("ok") is True
+    assert command_answer(request, GinRules(undercut_bonus=10)) == answer
+    drawn = command_answer({"drawn": True}, GinRules())
+    assert drawn == {"result": "drawn", "scorer": None, "points": 0}
+
+
+def test_command_answer_scores_under_the_rules_it_is_given():
+    # The request's own "rules" (gin bonus 20) are the caller's to read, not command_answer's.
+    request = {"knocker": GIN_HAND, "defender": DEFENDER_44, "rules": {"gin_bonus": 20}}
+    assert command_answer(request, GinRules())["points"] == 44 + 25
+    assert score_request(request)["points"] == 44 + 20
+
+
+def test_command_answer_raises_what_score_request_reports():
+    request = {"knocker": "AH 2H 3H 4H 9C 10C JC QC 4D KD", "defender": DEFENDER_71}
+    with pytest.raises(CardError, match="^not a legal knock: 14 deadwood, and the knock limit"):
+        command_answer(request, GinRules())
+    with pytest.raises(CardError, match='^"defender" is missing'):
+        command_answer({"knocker": KNOCKER_4}, GinRules())
 
 
 def test_score_request_needs_the_upcard_in_oklahoma():

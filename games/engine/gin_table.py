@@ -197,9 +197,3 @@ def bonus_lines(totals: list[int], hands_won: list[int], rules) -> list[list[tup
     return gin.final_lines(totals, hands_won, rules)
 
 
-def command_answer(request: dict, rules) -> dict:
-    """A `"game": "gin"` line of score_hands, as RULES.md writes its answer."""
-    answer = gin.score_request({**request, "rules": rules.to_dict()})
-    if not answer.pop("ok"):
-        raise CardError(answer["error"])
-    return answer
