@@ -10,7 +10,7 @@ from django.utils import timezone
 
 from games import engine
 from games.engine.cards import JOKER, Card, format_cards
-from games.models import Entry, Game, GameNight, Group, Player
+from games.models import Entry, Game, GameNight, Group, Player, Round
 
 USERNAME = "demo"
 PASSWORD = "demo-table-2026"
@@ -41,8 +41,15 @@ class Command(BaseCommand):
         rng = random.Random(seed)
         User = get_user_model()
         with transaction.atomic():
+            # Made again from scratch: its rounds and games first, then its nights, players and
+            # the group (a dealer's seat, a night or a player in use is protected from deletion).
+            old = Group.objects.filter(name="Demo table")
+            Round.objects.filter(game__group__in=old).delete()
+            Game.objects.filter(group__in=old).delete()
+            GameNight.objects.filter(group__in=old).delete()
+            Player.objects.filter(group__in=old).delete()
+            old.delete()
             User.objects.filter(username=USERNAME).delete()
-            Group.objects.filter(name="Demo table").delete()
             user = User.objects.create_user(USERNAME, password=PASSWORD)
             group = Group.found(user, "Demo table")
             players = [Player.objects.create(group=group, name=name) for name in NAMES]
