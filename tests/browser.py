@@ -12,7 +12,7 @@ from django.test import Client
 from playwright.sync_api import expect
 
 from games.engine.cards import parse_hand
-from tests.conftest import PHONE
+from tests.conftest import NO_WORKER, PHONE
 
 PASSWORD = "Shuffle-and-deal-9"
 LATENCY = 300  # ms each way, as a café's Wi-Fi
@@ -22,7 +22,11 @@ SETTLED = 10_000  # ms for the last answer to arrive through a slow network
 def signed_in_phone(browser, live_server, user, **options):
     """A phone-sized page whose browser holds `user`'s session (or none, for a guest)."""
     context = browser.new_context(
-        viewport=PHONE, is_mobile=True, has_touch=True, base_url=live_server.url, **options
+        viewport=PHONE,
+        is_mobile=True,
+        has_touch=True,
+        base_url=live_server.url,
+        **(NO_WORKER | options),
     )
     context.set_default_timeout(10_000)
     if user is not None:

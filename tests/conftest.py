@@ -25,6 +25,9 @@ CHROMIUM_ARGS = [
 ]
 SCREENSHOTS = Path(__file__).resolve().parent.parent / "test-artifacts" / "screenshots"
 PHONE = {"width": 390, "height": 844}
+# A page's service worker installs and fills its cache in every new browser context: work for
+# nothing where a test is not about it (tests/test_browser_pwa.py is, and lets it run).
+NO_WORKER = {"service_workers": "block"}
 
 
 # The browser test files in two groups of about the same length (seconds on this machine),
@@ -84,7 +87,7 @@ def browser():
 def phone(browser, live_server):
     """A page in a 390x844 phone-sized window against the live server."""
     context = browser.new_context(
-        viewport=PHONE, is_mobile=True, has_touch=True, base_url=live_server.url
+        viewport=PHONE, is_mobile=True, has_touch=True, base_url=live_server.url, **NO_WORKER
     )
     context.set_default_timeout(10_000)
     page = context.new_page()

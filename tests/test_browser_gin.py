@@ -192,9 +192,7 @@ def test_a_whole_game_of_gin_to_100_on_two_phones(phones):
     expect(ann_phone.locator(".standings-list li.winner .who")).to_have_text("Ann")
     screenshot(ann_phone, "gin-final-standings", audit=False)
 
-
-def test_an_oklahoma_knock_with_a_spade_upcard_scores_double(phones):
-    ann_phone, bob_phone = phones
+    # A second game, Oklahoma: a spade as the first upcard doubles the hand.
     game = start(ann_phone, choices=[OKLAHOMA])
     assert game.rules["variant"] == "oklahoma"
     open_hand(phones, game, 1, "Ann")

@@ -4,7 +4,7 @@ import pytest
 from django.core.management import call_command
 from playwright.sync_api import expect
 
-from tests.conftest import screenshot
+from tests.conftest import NO_WORKER, screenshot
 
 pytestmark = pytest.mark.browser
 
@@ -52,7 +52,10 @@ def test_no_page_scrolls_sideways_on_a_360px_phone(browser, live_server):
 
     call_command("seed_demo", nights=2, stdout=open("/dev/null", "w"))  # noqa: SIM115
     context = browser.new_context(
-        viewport={"width": 360, "height": 740}, is_mobile=True, base_url=live_server.url
+        viewport={"width": 360, "height": 740},
+        is_mobile=True,
+        base_url=live_server.url,
+        **NO_WORKER,
     )
     page = context.new_page()
     page.goto("/login/")

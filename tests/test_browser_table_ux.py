@@ -8,7 +8,7 @@ from playwright.sync_api import expect
 
 from games.engine import POINTS, WENT_OUT
 from games.models import Entry, Hand, HandChange
-from tests.conftest import PASSWORD, PHONE, screenshot
+from tests.conftest import NO_WORKER, PASSWORD, PHONE, screenshot
 
 pytestmark = pytest.mark.browser
 
@@ -25,7 +25,11 @@ def log_in(page, username="ann"):
 
 def phone_context(browser, live_server, viewport=PHONE, **options):
     context = browser.new_context(
-        viewport=viewport, is_mobile=True, has_touch=True, base_url=live_server.url, **options
+        viewport=viewport,
+        is_mobile=True,
+        has_touch=True,
+        base_url=live_server.url,
+        **(NO_WORKER | options),
     )
     context.set_default_timeout(10_000)
     return context

@@ -7,7 +7,7 @@ from playwright.sync_api import expect
 
 from games.engine import POINTS, WENT_OUT
 from games.models import Entry
-from tests.conftest import PASSWORD, screenshot
+from tests.conftest import NO_WORKER, PASSWORD, screenshot
 from tests.helpers import site_urls, url_names
 
 pytestmark = pytest.mark.browser
@@ -141,7 +141,11 @@ def test_every_page_has_thumb_sized_targets_at_360px(browser, live_server, membe
     urls = site_urls(playing)
     assert set(urls) == url_names(), "a page is missing from tests/helpers.py site_urls"
     context = browser.new_context(
-        viewport=SMALL_PHONE, is_mobile=True, has_touch=True, base_url=live_server.url
+        viewport=SMALL_PHONE,
+        is_mobile=True,
+        has_touch=True,
+        base_url=live_server.url,
+        **NO_WORKER,
     )
     context.set_default_timeout(10_000)
     page = context.new_page()
@@ -184,7 +188,11 @@ def test_the_demo_history_has_thumb_sized_targets_at_360px(browser, live_server)
 
     call_command("seed_demo", nights=3, stdout=open("/dev/null", "w"))  # noqa: SIM115
     context = browser.new_context(
-        viewport=SMALL_PHONE, is_mobile=True, has_touch=True, base_url=live_server.url
+        viewport=SMALL_PHONE,
+        is_mobile=True,
+        has_touch=True,
+        base_url=live_server.url,
+        **NO_WORKER,
     )
     page = context.new_page()
     page.goto("/login/")
