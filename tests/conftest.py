@@ -30,24 +30,24 @@ PHONE = {"width": 390, "height": 844}
 NO_WORKER = {"service_workers": "block"}
 
 
-# The browser test files in two groups of about the same length (seconds on this machine),
-# each run by one worker; the rest of the suite fills the workers around them.
-BROWSER_GROUPS = dict.fromkeys(
-    [
-        "test_browser_live",  # 27
-        "test_browser_table_ux",  # 19
-        "test_browser_thumb_targets",  # 18
-        "test_browser_groups",  # 14
-        "test_browser_history",  # 11
-        "test_browser_five_crowns",  # 9
-        "test_browser_unreachable",  # 3
-    ],
-    "browser-2",
-)
+class BrowserTestsFirst:
+    """The browser tests first (the long ones: whole games, every page) and the rest after, so
+    the many short tests fill both workers at the end and neither waits on the other's last
+    long test. pytest-django puts tests with a live server last; they flush the database
+    after each test, so the tests after them start from an empty one as before. Each xdist
+    worker has its own database, live server and Chromium: nothing is shared to collide on.
+    (`--dist=loadgroup` hands out one test at a time as a worker comes free; pytest 9.2 keeps
+    pytest-xdist 3.8 from reading xdist_group marks, so none is set.)"""
+
+    @pytest.hookimpl(trylast=True)
+    def pytest_collection_modifyitems(self, items):
+        items.sort(key=lambda item: item.get_closest_marker("browser") is None)
 
 
 def pytest_configure(config):
     from django.conf import settings
+
+    config.pluginmanager.register(BrowserTestsFirst(), "browser-tests-first")
 
     # Hashing a password at full strength is work for nothing in a test.
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
@@ -58,11 +58,6 @@ def pytest_collection_modifyitems(items):
         fixtures = set(getattr(item, "fixturenames", ()))
         if item.get_closest_marker("django_db") or fixtures & DATABASE_FIXTURES:
             item.add_marker(pytest.mark.database)
-        if item.get_closest_marker("browser"):
-            # One Chromium and one live server per worker: the browser tests run as two groups,
-            # each on one worker (pytest-xdist's loadgroup), the others spread over both.
-            group = BROWSER_GROUPS.get(item.path.stem, "browser-1")
-            item.add_marker(pytest.mark.xdist_group(group))
 
 
 @pytest.fixture(scope="session")

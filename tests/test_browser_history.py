@@ -4,7 +4,7 @@ import pytest
 from django.core.management import call_command
 from playwright.sync_api import expect
 
-from tests.conftest import NO_WORKER, screenshot
+from tests.conftest import screenshot
 
 pytestmark = pytest.mark.browser
 
@@ -44,39 +44,3 @@ def test_history_pages_on_a_phone(phone, live_server):
 
     page.goto("/group/import/")
     screenshot(page, "history-import", audit=False)
-
-
-def test_no_page_scrolls_sideways_on_a_360px_phone(browser, live_server):
-    from games.management.commands.seed_demo import PASSWORD, USERNAME
-    from games.models import Game, Player
-
-    call_command("seed_demo", nights=2, stdout=open("/dev/null", "w"))  # noqa: SIM115
-    context = browser.new_context(
-        viewport={"width": 360, "height": 740},
-        is_mobile=True,
-        base_url=live_server.url,
-        **NO_WORKER,
-    )
-    page = context.new_page()
-    page.goto("/login/")
-    page.get_by_label("Username").fill(USERNAME)
-    page.get_by_label("Password").fill(PASSWORD)
-    page.get_by_role("button", name="Log in").click()
-    game = Game.objects.filter(kind="three-thirteen").first() or Game.objects.first()
-    player = Player.objects.first()
-    for url in [
-        "/",
-        "/nights/",
-        f"/nights/{game.night_id}/",
-        f"/games/{game.pk}/",
-        f"/games/{game.pk}/rounds/1/",
-        f"/players/{player.pk}/",
-        "/group/",
-        "/players/",
-        "/games/new/",
-        "/group/import/",
-    ]:
-        page.goto(url)
-        width = page.evaluate("document.documentElement.scrollWidth")
-        assert width <= 360, f"{url} is {width}px wide"
-    context.close()

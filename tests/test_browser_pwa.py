@@ -6,7 +6,7 @@ from playwright.sync_api import expect
 
 from games.engine import POINTS
 from games.models import Entry
-from tests.conftest import PASSWORD, PHONE, screenshot
+from tests.conftest import NO_WORKER, PASSWORD, PHONE, screenshot
 
 pytestmark = pytest.mark.browser
 
@@ -35,9 +35,13 @@ Object.defineProperty(navigator, "wakeLock", { configurable: true, value: {
 NO_WAKE_LOCK = "delete Navigator.prototype.wakeLock; delete navigator.wakeLock;"
 
 
-def signed_in_page(browser, live_server, member, script=None):
+def signed_in_page(browser, live_server, member, script=None, worker=False):
     context = browser.new_context(
-        viewport=PHONE, is_mobile=True, has_touch=True, base_url=live_server.url
+        viewport=PHONE,
+        is_mobile=True,
+        has_touch=True,
+        base_url=live_server.url,
+        **({} if worker else NO_WORKER),
     )
     context.set_default_timeout(10_000)
     if script:
@@ -52,7 +56,7 @@ def signed_in_page(browser, live_server, member, script=None):
 
 
 def test_the_service_worker_registers_and_shows_the_offline_page(browser, live_server, member):
-    context, page = signed_in_page(browser, live_server, member)
+    context, page = signed_in_page(browser, live_server, member, worker=True)
     manifest = page.request.get(page.locator("link[rel=manifest]").get_attribute("href"))
     assert manifest.ok and manifest.headers["content-type"] == "application/manifest+json"
     script = page.evaluate("navigator.serviceWorker.ready.then((r) => r.active.scriptURL)")

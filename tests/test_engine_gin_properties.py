@@ -21,7 +21,7 @@ from tests import gin_reference as reference
 
 # PROPERTY_EXAMPLES raises the count for a long bug hunt; CI uses the default.
 PROPERTY = settings(
-    max_examples=int(os.environ.get("PROPERTY_EXAMPLES", "150")),
+    max_examples=int(os.environ.get("PROPERTY_EXAMPLES", "100")),
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.large_base_example],
 )
