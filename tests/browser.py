@@ -19,16 +19,23 @@ LATENCY = 300  # ms each way, as a café's Wi-Fi
 SETTLED = 10_000  # ms for the last answer to arrive through a slow network
 
 
-def signed_in_phone(browser, live_server, user, **options):
-    """A phone-sized page whose browser holds `user`'s session (or none, for a guest)."""
+def phone_context(browser, live_server, viewport=PHONE, **options):
+    """A new phone: a browser context of a phone's size and touch, against the live server,
+    with no service worker unless `options` say otherwise."""
     context = browser.new_context(
-        viewport=PHONE,
+        viewport=viewport,
         is_mobile=True,
         has_touch=True,
         base_url=live_server.url,
         **(NO_WORKER | options),
     )
     context.set_default_timeout(10_000)
+    return context
+
+
+def signed_in_phone(browser, live_server, user, **options):
+    """A phone-sized page whose browser holds `user`'s session (or none, for a guest)."""
+    context = phone_context(browser, live_server, **options)
     if user is not None:
         client = Client()
         client.force_login(user)

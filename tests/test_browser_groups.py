@@ -8,17 +8,15 @@ import pytest
 from playwright.sync_api import expect
 
 from games import engine
-from tests.conftest import NO_WORKER, PHONE, screenshot
+from tests.browser import phone_context
+from tests.conftest import screenshot
 
 pytestmark = pytest.mark.browser
 PASSWORD = "Shuffle-and-deal-9"
 
 
 def new_phone(browser, live_server):
-    context = browser.new_context(
-        viewport=PHONE, is_mobile=True, has_touch=True, base_url=live_server.url, **NO_WORKER
-    )
-    context.set_default_timeout(10_000)
+    context = phone_context(browser, live_server)
     return context, context.new_page()
 
 

@@ -6,7 +6,8 @@ from playwright.sync_api import expect
 
 from games.engine import POINTS
 from games.models import Entry
-from tests.conftest import NO_WORKER, PASSWORD, PHONE, screenshot
+from tests.browser import phone_context
+from tests.conftest import PASSWORD, screenshot
 
 pytestmark = pytest.mark.browser
 
@@ -36,14 +37,9 @@ NO_WAKE_LOCK = "delete Navigator.prototype.wakeLock; delete navigator.wakeLock;"
 
 
 def signed_in_page(browser, live_server, member, script=None, worker=False):
-    context = browser.new_context(
-        viewport=PHONE,
-        is_mobile=True,
-        has_touch=True,
-        base_url=live_server.url,
-        **({} if worker else NO_WORKER),
+    context = phone_context(
+        browser, live_server, **({"service_workers": "allow"} if worker else {})
     )
-    context.set_default_timeout(10_000)
     if script:
         context.add_init_script(script)
     page = context.new_page()

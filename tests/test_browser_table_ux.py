@@ -8,7 +8,8 @@ from playwright.sync_api import expect
 
 from games.engine import POINTS, WENT_OUT
 from games.models import Entry, Hand, HandChange
-from tests.conftest import NO_WORKER, PASSWORD, PHONE, screenshot
+from tests.browser import phone_context
+from tests.conftest import PASSWORD, PHONE, screenshot
 
 pytestmark = pytest.mark.browser
 
@@ -21,18 +22,6 @@ def log_in(page, username="ann"):
     page.get_by_label("Password").fill(PASSWORD)
     page.get_by_role("button", name="Log in").click()
     expect(page.get_by_role("link", name="New game")).to_be_visible()
-
-
-def phone_context(browser, live_server, viewport=PHONE, **options):
-    context = browser.new_context(
-        viewport=viewport,
-        is_mobile=True,
-        has_touch=True,
-        base_url=live_server.url,
-        **(NO_WORKER | options),
-    )
-    context.set_default_timeout(10_000)
-    return context
 
 
 def played_round(member, make_game, kind="three-thirteen"):

@@ -6,7 +6,8 @@ from playwright.sync_api import expect
 
 from games.engine import POINTS, WENT_OUT
 from games.models import Entry
-from tests.conftest import NO_WORKER, PASSWORD, assert_accessible, screenshot
+from tests.browser import phone_context
+from tests.conftest import PASSWORD, assert_accessible, screenshot
 from tests.helpers import site_urls, url_names
 
 pytestmark = pytest.mark.browser
@@ -139,14 +140,7 @@ def test_every_page_has_thumb_sized_targets_at_360px(browser, live_server, membe
     playing, rummy, crowns, gin, won = table
     urls = site_urls(playing)
     assert set(urls) == url_names(), "a page is missing from tests/helpers.py site_urls"
-    context = browser.new_context(
-        viewport=SMALL_PHONE,
-        is_mobile=True,
-        has_touch=True,
-        base_url=live_server.url,
-        **NO_WORKER,
-    )
-    context.set_default_timeout(10_000)
+    context = phone_context(browser, live_server, viewport=SMALL_PHONE)
     page = context.new_page()
     problems = []
     for name in sorted(PUBLIC):

@@ -213,10 +213,9 @@ def _dead(mask: int) -> int:
 
 def deadwood(cards) -> int:
     """The least deadwood of a hand: the value of the cards left out of its best melds."""
-    # A hand of ten, the common case, is read without a loop and scored without a call (the
-    # lines after the bit count are deadwood_of_mask's: keep the two in step). Any other number
-    # of cards, a card not in the deck or a card held twice goes to _deadwood_of_cards, which
-    # names the card at fault.
+    # A hand of ten, the common case, is read without a loop. Any other number of cards, a card
+    # not in the deck or a card held twice goes to _deadwood_of_cards, which names the card at
+    # fault.
     try:
         a, b, c, d, e, f, g, h, i, j = cards
         bits = _CARD_BIT
@@ -239,30 +238,7 @@ def deadwood(cards) -> int:
         return _deadwood_of_cards(cards)
     if mask.bit_count() != HAND_SIZE:
         return _deadwood_of_cards(cards)
-    low = mask & 0x3FFE3FFE
-    high = mask >> 32
-    pairs = low & high
-    if pairs:
-        either = low | high
-        sets = pairs & either >> 16 | pairs >> 16 & either
-        if sets:
-            clubs = low & 0xFFFF
-            diamonds = low >> 16
-            hearts = high & 0x3FFE
-            spades = high >> 16
-            table = _SET_DEAD[sets]
-            if table is not None:
-                taken = table[clubs] + table[diamonds] + table[hearts] + table[spades]
-                if taken < _RUN_FLAG:
-                    return taken
-                if not pairs & pairs >> 16:
-                    dead = _DEAD
-                    kept = dead[clubs] + dead[diamonds] + dead[hearts] + dead[spades]
-                    taken %= _RUN_FLAG
-                    return taken if taken < kept else kept
-            return _deadwood_with_sets(clubs, diamonds, hearts, spades, sets)
-    dead = _DEAD
-    return dead[low & 0xFFFF] + dead[low >> 16] + dead[high & 0x3FFE] + dead[high >> 16]
+    return deadwood_of_mask(mask)
 
 
 def _deadwood_of_cards(cards) -> int:
