@@ -195,5 +195,3 @@ def is_over(totals: list[int], rules) -> bool:
 
 def bonus_lines(totals: list[int], hands_won: list[int], rules) -> list[list[tuple[str, int]]]:
     return gin.final_lines(totals, hands_won, rules)
-
-
