@@ -181,10 +181,10 @@ def round_changes(state: RoundState, since: int | None) -> dict:
     the summary, and the hands saved or undone since then, drawn as their summary lines."""
     round_, table = state.round, state.table
     seats = table.playing
-    if since is not None and not round_.kind.hands_move_together:
-        # A save changes its own hand only; where one hand's points follow from the others
-        # (Gin's knock, Rummy's double), every hand's line is sent again.
+    if since is not None:
+        # The hands saved since, and those whose points another hand's save changed since.
         saved = {seat for seat, version in state.saves if version > since}
+        saved |= {key for key, hand in table.hands.items() if hand.moved_in_version > since}
         seats = [seat for seat in seats if seat.pk in saved]
     panels = [
         HandPanel.saved(round_, seat, table.hands.get(seat.pk), picker=False) for seat in seats

@@ -874,11 +874,14 @@ class Round(models.Model):
             if (hand.points, hand.melds, hand.all_pure) != (total, s.melds, s.all_pure):
                 hand.points, hand.melds, hand.all_pure = total, s.melds, s.all_pure
                 if hand is not written:
+                    # Changed by another hand's save: the version that save gives the game (its
+                    # row is locked), so phones following live are sent this hand's line too.
+                    hand.moved_in_version = self.game.version + 1
                     moved.append(hand)
         if written is not None:
             written.save()
         if moved:
-            Hand.objects.bulk_update(moved, ["points", "melds", "all_pure"])
+            Hand.objects.bulk_update(moved, ["points", "melds", "all_pure", "moved_in_version"])
 
     def update_completion(self, table: RoundTable) -> None:
         """Mark the round complete or not; when it completes, open the next round or, when
@@ -961,6 +964,9 @@ class Hand(models.Model):
     melds = models.JSONField(default=list, blank=True)
     all_pure = models.BooleanField(default=False)
     version = models.PositiveIntegerField(default=1)
+    # The game's version whose save (of another hand) last changed this hand's points: Rummy's
+    # double, Gin's knock scored once the other hand is in.
+    moved_in_version = models.PositiveIntegerField(default=0)
     updated_at = models.DateTimeField(default=timezone.now)
     updated_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL

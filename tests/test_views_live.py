@@ -151,6 +151,31 @@ def test_a_changed_round_sends_only_the_hands_saved_since_the_phones_version(
     assert len(re.findall(r'id="hand-line-', everything)) == 3
 
 
+def test_a_hand_whose_points_another_save_changed_is_sent_too(signed_in, member, bob, make_game):
+    game = make_game(member, kind="gin", names=("Ann", "Bob"))
+    ann, bob_seat = game.seats.all()
+    hand = game.rounds.get()
+    hand.save_hand(ann, Entry("went_out", "5H 6H 7H JS JD JC 2C 3C 4C AS"), bob)
+    etag = shown_etag(signed_in, f"/games/{game.pk}/rounds/1/")
+    # Bob's hand gives Ann her 47: both lines are sent, Ann's with her new points.
+    hand.save_hand(bob_seat, Entry("cards", "3H 4H 8H 9H KS QS KD 2D 9S 7C"), bob)
+    body = signed_in.get(f"/games/{game.pk}/rounds/1/live/", HTTP_IF_NONE_MATCH=etag)
+    html = body.content.decode()
+    lines = re.findall(r'id="hand-line-(\d+)"', html)
+    assert sorted(map(int, lines)) == sorted([ann.pk, bob_seat.pk])
+    assert re.search(rf'id="hand-line-{ann.pk}".*?Knocked · <strong>47</strong>', html, re.S)
+    # A save that moves no other hand sends its own line alone (7D for 7C: Ann still 47).
+    etag = body["ETag"]
+    hand.refresh_from_db()
+    saved = hand.hands.get(seat=bob_seat)
+    hand.save_hand(
+        bob_seat, Entry("cards", "3H 4H 8H 9H KS QS KD 2D 9S 7D", version=saved.version), bob
+    )
+    body = signed_in.get(f"/games/{game.pk}/rounds/1/live/", HTTP_IF_NONE_MATCH=etag)
+    lines = re.findall(r'id="hand-line-(\d+)"', body.content.decode())
+    assert list(map(int, lines)) == [bob_seat.pk]
+
+
 def test_the_score_table_sends_the_new_totals(signed_in, member, bob, make_game):
     game = make_game(member)
     seats = list(game.seats.all())

@@ -323,12 +323,6 @@ class GameKind:
         other hands' cards."""
         return self.settle_round is None
 
-    @property
-    def hands_move_together(self) -> bool:
-        """A save may change the points of the round's other hands (Rummy's double count,
-        Gin's knock scored from both hands)."""
-        return self.settle_round is not None or self.final_count is not None
-
     def settle(self, hands: list[HandInRound], rules) -> RoundScore:
         """The round scored as a whole, from its hands in order: each hand's points once the
         whole round is known, the round's result and what the round page says of it."""
