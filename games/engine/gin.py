@@ -579,6 +579,20 @@ def check_deal(knocker: list[Card], defender: list[Card]) -> tuple[int, int]:
     return knocker_mask, defender_mask
 
 
+def check_knock(deadwood: int, held: int, limit: int) -> None:
+    """Refuse a knock over the knock limit, or 11 cards that do not all meld (Big Gin)."""
+    if held == BIG_GIN_SIZE and deadwood:
+        raise CardError(
+            f"11 cards are kept only for Big Gin, and these do not all meld ({deadwood} "
+            "deadwood): a knock is made with 10 cards"
+        )
+    if deadwood > limit:
+        gin_only = " (gin only)" if limit == GIN_ONLY else ""
+        raise CardError(
+            f"not a legal knock: {deadwood} deadwood, and the knock limit is {limit}{gin_only}"
+        )
+
+
 def score_hand(knocker, defender, rules=None, upcard=None, laid_down=None) -> GinHand:
     """Score a hand that ended with a knock (or drawn, when neither hand is given): the knocker
     lays down the layout of least deadwood that leaves the defender the most after layoffs,
@@ -601,16 +615,7 @@ def score_hand(knocker, defender, rules=None, upcard=None, laid_down=None) -> Gi
     limit = knock_limit(rules, upcard)
     least, layouts = _layouts(knocker_mask)
     big_gin = len(knocker) == BIG_GIN_SIZE
-    if big_gin and least:
-        raise CardError(
-            f"11 cards are kept only for Big Gin, and these do not all meld ({least} deadwood): "
-            "a knock is made with 10 cards"
-        )
-    if least > limit:
-        gin_only = " (gin only)" if limit == GIN_ONLY else ""
-        raise CardError(
-            f"not a legal knock: {least} deadwood, and the knock limit is {limit}{gin_only}"
-        )
+    check_knock(least, len(knocker), limit)
     factor = 2 if is_doubled(rules, upcard) else 1
     laid_out = _arrangements(least, layouts)
     no_layoffs = _defender_play((), defender_mask) if least == 0 else None

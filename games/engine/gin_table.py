@@ -94,17 +94,7 @@ def own_arrangement(cards, rules, knocked: bool, extra: dict | None) -> Arrangem
             "Oklahoma needs the first upcard of the hand: its value is the knock limit; "
             'write it like "7H"'
         )
-    limit = gin.knock_limit(rules, upcard)
-    if len(cards) == gin.BIG_GIN_SIZE and laid.points:
-        raise CardError(
-            f"11 cards are kept only for Big Gin, and these do not all meld ({laid.points} "
-            "deadwood): a knock is made with 10 cards"
-        )
-    if laid.points > limit:
-        gin_only = " (gin only)" if limit == gin.GIN_ONLY else ""
-        raise CardError(
-            f"not a legal knock: {laid.points} deadwood, and the knock limit is {limit}{gin_only}"
-        )
+    gin.check_knock(laid.points, len(cards), gin.knock_limit(rules, upcard))
     return laid
 
 
