@@ -225,7 +225,7 @@ class HandForm(forms.Form):
         kind, rules = game.kind_def, game.engine_rules
         self.fields["outcome"].choices = kind.outcomes(rules)
         # What more the game asks with an outcome (Oklahoma's upcard), as extra_<name>.
-        self.extras = kind.extra_fields(rules)
+        self.extras = kind.extras(rules)
         for extra in self.extras:
             self.fields[f"extra_{extra.name}"] = forms.CharField(
                 required=False, max_length=8, strip=True, label=extra.label or extra.name

@@ -129,7 +129,7 @@ class HandPanel:
         said = self.entry.extra or {}
         return [
             (extra, said.get(extra.name, ""))
-            for extra in game.kind_def.extra_fields(game.engine_rules)
+            for extra in game.kind_def.extras(game.engine_rules)
             if extra.label
         ]
 
@@ -167,7 +167,7 @@ class HandPanel:
         """The ways the hand can end, as its form offers them."""
         game = self.round.game
         kind, rules = game.kind_def, game.engine_rules
-        with_extras = {extra.outcome for extra in kind.extra_fields(rules) if extra.label}
+        with_extras = {extra.outcome for extra in kind.extras(rules) if extra.label}
         return [
             OutcomeChoice(
                 value,

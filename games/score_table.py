@@ -11,7 +11,7 @@ class Cell:
     seat: Seat
     hand: Hand | None
     dealer: bool
-    running: int | None = None  # the seat's total after the round, where the table shows it
+    running: int = 0  # the seat's total after the round
 
 
 @dataclass
@@ -58,8 +58,7 @@ class ScoreTable:
         running = {seat.pk: [] for seat in self.seats}
         for row in self.rows:
             for cell in row.cells:
-                before = running[cell.seat.pk][-1] if running[cell.seat.pk] else 0
-                running[cell.seat.pk].append(before + (cell.hand.points if cell.hand else 0))
+                running[cell.seat.pk].append(cell.running)
         return running
 
 
@@ -81,10 +80,9 @@ def score_table(game: Game) -> ScoreTable:
             for seat in seats
         ]
         note = ""
-        if kind.running_totals:
-            for cell in cells:
-                running[cell.seat.pk] += cell.hand.points if cell.hand else 0
-                cell.running = running[cell.seat.pk]
+        for cell in cells:
+            running[cell.seat.pk] += cell.hand.points if cell.hand else 0
+            cell.running = running[cell.seat.pk]
         result = kind.result_label(round_.result)
         if result:
             scored = [cell for cell in cells if cell.hand and cell.hand.points > 0]

@@ -147,6 +147,7 @@ class GameKind:
     own_points_word: str = "points"  # what a hand scored on its own counts: "deadwood"
     # (round number, outcome) -> how many cards the hand may hold, when not hand_size alone
     card_counts: Callable[[int, str], tuple[int, ...]] | None = None
+    # rules -> what more a hand's entry may say (Oklahoma's upcard, the layout laid down)
     extras: Callable[[object], list[Extra]] = _no_extras
     # Games whose hands are scored together once the round is in: (hands, rules) ->
     # (points per hand, the round's result, its report for the round page)
@@ -235,10 +236,6 @@ class GameKind:
         if self.card_counts is not None:
             return self.card_counts(round_number, outcome)
         return (self.hand_size(round_number),)
-
-    def extra_fields(self, rules) -> list[Extra]:
-        """What more a hand's entry may say in this game with these options."""
-        return self.extras(rules)
 
     def extra_words(self, extra: Mapping | None, rules) -> str:
         """What more an entry said, in words for its history ("upcard 7S"), or ""."""

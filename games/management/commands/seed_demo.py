@@ -89,7 +89,7 @@ class Command(BaseCommand):
                     # What more the game asks (Oklahoma's upcard) is a card of the shoe.
                     extra = {
                         extra.name: str(cards.pop())
-                        for extra in kind.extra_fields(rules)
+                        for extra in kind.extras(rules)
                         if extra.label and extra.outcome == engine.WENT_OUT
                     }
                     entry = Entry(engine.WENT_OUT, format_cards(hand), extra=extra)
