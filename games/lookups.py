@@ -55,10 +55,11 @@ def game_context(game: Game) -> dict:
     }
 
 
-def round_status(round_: Round, table, last_save=...) -> dict:
+def round_status(round_: Round, table, last_save=..., report=...) -> dict:
     """What the round's summary shows: its problems or completion, each hand's points, the
-    round's notes (Rummy's double) and the save an undo would take back (read here unless
-    the caller has it)."""
+    round's notes (Rummy's double), its report where all its hands are scored together (Gin)
+    and the save an undo would take back (the last two worked out here unless the caller
+    has them)."""
     game = round_.game
     hands = table.hands_in_order()
     return {
@@ -68,7 +69,7 @@ def round_status(round_: Round, table, last_save=...) -> dict:
         "hands": hands,
         "problems": round_.problems(table),
         "notes": game.kind_def.round_notes((hand.outcome, hand.all_pure) for hand in hands),
-        "report": round_.settled(table).report,
+        "report": round_.settled(table).report if report is ... else report,
         "last_save": (None if game.finished_at else round_.last_save())
         if last_save is ...
         else last_save,
@@ -116,6 +117,7 @@ class RoundState:
     round: Round
     table: RoundTable
     last_save: HandChange | None
+    report: object  # the round's report, where its hands are scored together (Gin)
     is_last_known: bool
     saves: list[tuple[int, int]]  # (seat, the game version its save or undo made)
 
@@ -156,6 +158,7 @@ def round_state(game_id: int, number: int) -> RoundState:
         round_,
         table,
         None if game.finished_at else last_save,
+        round_.settled(table).report,
         not round_.later,
         [(change.seat_id, change.game_version) for change in changes],
     )
@@ -189,7 +192,7 @@ def round_changes(state: RoundState, since: int | None) -> dict:
     panels = [
         HandPanel.saved(round_, seat, table.hands.get(seat.pk), picker=False) for seat in seats
     ]
-    return round_status(round_, table, state.last_save) | {
+    return round_status(round_, table, state.last_save, state.report) | {
         "panels": panels,
         "is_last_known": state.is_last_known,
     }

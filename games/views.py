@@ -130,7 +130,7 @@ def round_page(request: TableRequest, game_id, number):
     if request.htmx and request.htmx.target != "round-changes-list":
         # The round's summary, asked again after each save (as every phone's poll draws it).
         state = round_state_for(request, game_id, number)
-        context = round_status(state.round, state.table, state.last_save)
+        context = round_status(state.round, state.table, state.last_save, state.report)
         return render(request, "games/round.html#round-status", context)
     round_ = round_for(request, game_id, number)
     if request.htmx:  # the changes, opened
