@@ -62,6 +62,20 @@ document.addEventListener("htmx:afterRequest", (event) => {
   for (const line of where?.querySelectorAll(".unreachable") ?? []) line.remove();
 });
 
+// A <details data-opened-event> asks htmx for its contents each time it opens, never as it
+// closes: htmx listens for "details-opened" (its hx-trigger), since a filter such as
+// toggle[this.open] would be JavaScript evaluated from a string, which the page's CSP forbids.
+document.addEventListener(
+  "toggle",
+  (event) => {
+    const box = event.target;
+    if (box instanceof HTMLDetailsElement && box.open && box.hasAttribute("data-opened-event")) {
+      box.dispatchEvent(new Event("details-opened"));
+    }
+  },
+  true, // toggle does not bubble
+);
+
 // Round page: choosing whose hand this phone enters opens that panel at once.
 document.addEventListener("change", (event) => {
   const form = event.target instanceof Element && event.target.closest("form[data-submit-on-change]");
