@@ -85,17 +85,31 @@ document.addEventListener("change", (event) => {
 // What the page's own elements need, once the page is parsed.
 const start = () => {
   keepAwake();
-  // New game: tap a saved player to add them to the seat order.
+  // New game: tap a saved player to add them to the seat order, tap again to take them out;
+  // each chip shows whether its name is among those typed.
   const players = document.querySelector("#id_players");
-  document.querySelectorAll("[data-add-player]").forEach((chip) => {
+  const chips = document.querySelectorAll("[data-add-player]");
+  const typed = () => players.value.split(/[,\n]/).map((n) => n.trim()).filter(Boolean);
+  const same = (a, b) => a.toLowerCase() === b.toLowerCase();
+  const showPicked = () => {
+    const names = typed();
+    for (const chip of chips) {
+      chip.setAttribute("aria-pressed", String(names.some((n) => same(n, chip.dataset.addPlayer))));
+    }
+  };
+  for (const chip of chips) {
     chip.addEventListener("click", () => {
-      const names = players.value.split(",").map((n) => n.trim()).filter(Boolean);
       const name = chip.dataset.addPlayer;
-      if (!names.some((n) => n.toLowerCase() === name.toLowerCase())) names.push(name);
-      players.value = names.join(", ");
-      chip.disabled = true;
+      const names = typed();
+      const kept = names.filter((n) => !same(n, name));
+      players.value = (kept.length < names.length ? kept : [...names, name]).join(", ");
+      showPicked();
     });
-  });
+  }
+  if (players && chips.length) {
+    players.addEventListener("input", showPicked);
+    showPicked();
+  }
   // New game: show only the chosen game's options.
   const kinds = document.querySelectorAll("input[name=kind]");
   const showOptions = () => {
