@@ -1,5 +1,5 @@
 """Every game is read from its description: the new-game form, the options list, the words
-and the picker come from games.engine.games, and nothing above the engine branches on it."""
+and the picker come from games.engine.kinds, and nothing above the engine branches on it."""
 
 import re
 from pathlib import Path

@@ -2,7 +2,7 @@
 the `score_hands` command read games through this package."""
 
 from .cards import CardError
-from .games import (
+from .kinds import (
     KINDS,
     Extra,
     GameKind,

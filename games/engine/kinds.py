@@ -475,7 +475,7 @@ def standings(seats: list[Seating], highest_wins: bool = False) -> list[tuple[in
     return places
 
 
-# ---------------------------------------------------------------- the three games
+# ---------------------------------------------------------------- the four games
 
 
 def _show(scored: Scored, arrangement) -> Scored:
