@@ -13,15 +13,16 @@ from games.engine.cards import parse_hand
 from games.models import Entry, HandChange
 from tests.browser import (
     LATENCY,
+    PHONE,
     SETTLED,
     open_panel,
     panel_for,
+    screenshot,
     server_requests,
     signed_in_phone,
     slow_network,
 )
 from tests.browser import tap as tap_without_waiting
-from tests.conftest import PHONE, screenshot
 
 pytestmark = pytest.mark.browser
 

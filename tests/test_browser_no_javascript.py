@@ -3,7 +3,7 @@
 import pytest
 from playwright.sync_api import expect
 
-from tests.conftest import PHONE, screenshot
+from tests.browser import PHONE, screenshot
 
 pytestmark = pytest.mark.browser
 
@@ -19,7 +19,7 @@ def plain_phone(browser, live_server):
 
 
 def test_a_hand_is_entered_and_saved_without_javascript(plain_phone, member, make_game, client):
-    from tests.conftest import PASSWORD
+    from tests.factories import PASSWORD
 
     game = make_game(member, names=("Ann", "Bob"))
     page = plain_phone

@@ -9,7 +9,7 @@ import pytest
 from games.engine import DRAWN, DROP, KINDS, MIDDLE_DROP, WENT_OUT, WRONG_DECLARATION
 from games.forms import NewGameForm
 from games.models import Game, Hand, Player
-from tests.conftest import hand_url
+from tests.helpers import hand_url
 
 ROOT = Path(__file__).resolve().parent.parent
 

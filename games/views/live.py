@@ -16,18 +16,16 @@ from django.utils.cache import get_conditional_response, patch_cache_control, pa
 from django.utils.crypto import salted_hmac
 from django.views.decorators.http import require_safe
 
-from .access import (
+from ..access import (
     TableRequest,
-    Viewer,
-    activate_time_zone,
+    enter_as_guest,
     game_access,
     member_required,
     own_access,
-    quick_look,
     resolve_table,
-    viewer,
 )
-from .lookups import (
+from ..access.quick import Viewer, quick_look, viewer
+from ..lookups import (
     game_context,
     game_for,
     night_games,
@@ -35,7 +33,8 @@ from .lookups import (
     round_state,
     round_state_for,
 )
-from .models import Game, GameNight
+from ..models import Game, GameNight
+from ..time_zones import activate_time_zone
 
 
 def _etag(seen_by: Viewer, version: int, *state) -> str:
@@ -115,7 +114,7 @@ def round_live(request: TableRequest, game_id, number):
         if (answer := _unchanged(request, etag)) is not None:
             return answer
         # Changed, and who asks is known: what changed, read for this game alone.
-        request.as_guest = seen_by.user_id is None
+        enter_as_guest(request, game_id)
         activate_time_zone(request, seen_by.time_zone)
         state = round_state(row["pk"], number)
         return _answer(request, etag, lambda: _round_changed(request, state))
