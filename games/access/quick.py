@@ -51,8 +51,8 @@ def quick_look(request, page: str, pk: int) -> tuple[Viewer, dict] | None:
     grant = guest_grant(session)
     user_id = session_login(session)
     if user_id is not None:
-        if grant is not None:
-            return None
+        # A member (holding a guest link or not): their current group is the row's, or the
+        # ordinary way decides (it may let a guest link of theirs in).
         chosen = session.get(GROUP_KEY)
         chosen = chosen if isinstance(chosen, int) else None
         sql, names = _quick_sql(connection.vendor, page, "member")
