@@ -8,11 +8,11 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 from games import engine
 
 from ..access import TableRequest, game_access, member_required
+from ..etags import game_etag
 from ..forms import NewGameForm
 from ..history import game_results
 from ..lookups import game_context, game_for, whole_number
 from ..models import Game, GameNight, Player
-from .live import game_etag
 
 
 @require_safe

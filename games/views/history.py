@@ -14,12 +14,12 @@ from games import engine
 
 from ..access import TableRequest, member_required
 from ..charts import line_chart
+from ..etags import night_etag
 from ..forms import ImportForm, NightForm, NightSearch
 from ..history import player_record
 from ..lookups import night_games
 from ..models import Game, GameNight, Player
 from ..transfer import ImportProblem, export_csv, export_json, import_json
-from .live import night_etag
 
 
 @member_required

@@ -13,7 +13,6 @@ database, so any worker on any machine answers any phone.
 from django.db.models import Count, Sum
 from django.shortcuts import get_object_or_404, render
 from django.utils.cache import get_conditional_response, patch_cache_control, patch_vary_headers
-from django.utils.crypto import salted_hmac
 from django.views.decorators.http import require_safe
 
 from ..access import (
@@ -24,7 +23,8 @@ from ..access import (
     own_access,
     resolve_table,
 )
-from ..access.quick import Viewer, quick_look, viewer
+from ..access.quick import quick_look
+from ..etags import game_etag, live_etag, night_etag, round_etag
 from ..lookups import (
     game_context,
     game_for,
@@ -33,29 +33,8 @@ from ..lookups import (
     round_state,
     round_state_for,
 )
-from ..models import Game, GameNight
+from ..models import GameNight
 from ..time_zones import activate_time_zone
-
-
-def _etag(seen_by: Viewer, version: int, *state) -> str:
-    """A page's state as an ETag, for this viewer: no cache between the phones and the server
-    can hand one group's table to another, and nobody can guess another's. It starts with the
-    version the page shows, so a poll says what it has seen."""
-    digest = salted_hmac("games.live", repr((version, state, seen_by)), algorithm="sha256")
-    return f'"{version}.{digest.hexdigest()[:32]}"'
-
-
-def game_etag(request: TableRequest, game: Game) -> str:
-    return _etag(viewer(request), game.version, "game", game.pk, game.night.date)
-
-
-def round_etag(request: TableRequest, game: Game, number: int) -> str:
-    return _etag(viewer(request), game.version, "round", game.pk, number)
-
-
-def night_etag(request: TableRequest, night: GameNight, games: int, versions: int) -> str:
-    """The night's date, how many games it has and the sum of their versions (each only grows)."""
-    return _etag(viewer(request), versions, "night", night.pk, night.date, games)
 
 
 def _seen_version(request: TableRequest) -> int | None:
@@ -87,7 +66,7 @@ def game_live(request: TableRequest, game_id):
     quick = quick_look(request, "game", game_id)
     if quick is not None:
         seen_by, row = quick
-        etag = _etag(seen_by, row["version"], "game", row["pk"], row["date"])
+        etag = live_etag(seen_by, row["version"], "game", row["pk"], row["date"])
         if (answer := _unchanged(request, etag)) is not None:
             return answer
     resolve_table(request)
@@ -110,7 +89,7 @@ def round_live(request: TableRequest, game_id, number):
     quick = quick_look(request, "game", game_id)
     if quick is not None:
         seen_by, row = quick
-        etag = _etag(seen_by, row["version"], "round", row["pk"], number)
+        etag = live_etag(seen_by, row["version"], "round", row["pk"], number)
         if (answer := _unchanged(request, etag)) is not None:
             return answer
         # Changed, and who asks is known: what changed, read for this game alone.
@@ -142,7 +121,7 @@ def night_live(request: TableRequest, night_id):
     quick = quick_look(request, "night", night_id)
     if quick is not None:
         seen_by, row = quick
-        etag = _etag(seen_by, row["versions"], "night", row["pk"], row["date"], row["games"])
+        etag = live_etag(seen_by, row["versions"], "night", row["pk"], row["date"], row["games"])
         if (answer := _unchanged(request, etag)) is not None:
             return answer
     resolve_table(request)

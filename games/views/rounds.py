@@ -12,6 +12,7 @@ from games import engine
 from games.engine.cards import format_cards
 
 from ..access import TableRequest, game_access, saver
+from ..etags import round_etag
 from ..forms import HandForm
 from ..lookups import (
     round_changes_list,
@@ -24,7 +25,6 @@ from ..lookups import (
 )
 from ..models import Conflict, Game, Refused, Round, entry_key
 from ..panels import HandPanel
-from .live import round_etag
 
 
 @game_access
