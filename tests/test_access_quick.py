@@ -11,7 +11,7 @@ from django.test import Client, RequestFactory
 from django.utils import timezone
 from django.utils.functional import SimpleLazyObject
 
-from games.access import enter_as_guest, resolve_table, sees_game
+from games.access import admit_guest, resolve_table, sees_game
 from games.access.quick import quick_look
 from games.models import GuestPass, Membership
 from tests.factories import join
@@ -25,7 +25,8 @@ def request_for(client: Client):
     request.session = client.session
     request.user = SimpleLazyObject(lambda: get_user(request))
     request.group, request.membership, request.memberships = None, None, []
-    request.guest, request.as_guest, request.time_zone = None, False, ""
+    request.guest, request.time_zone = None, ""
+    request.as_guest = False  # as the middleware starts every request
     return request
 
 
@@ -33,15 +34,14 @@ def ordinary_way(client: Client, page: str, row) -> tuple | None:
     """Who the middleware and the decorators let see the row: (login, group), or None."""
     request = request_for(client)
     resolve_table(request)
+    guest = False
     if page == "game":
-        enter_as_guest(request, row.pk)
-        if request.group is None and not request.as_guest:
-            return None
-        if not sees_game(request, row):
+        guest = admit_guest(request, row.pk)
+        if (request.group is None and not guest) or not sees_game(request, row):
             return None
     elif request.group is None or row.group_id != request.group.pk:
         return None
-    group = None if request.as_guest else request.group.pk
+    group = None if guest else request.group.pk
     return (request.user.pk if request.user.is_authenticated else None, group)
 
 
@@ -95,8 +95,8 @@ def roles(game, member, make_member, make_game, django_user_model) -> dict:
     GuestPass.objects.filter(pk=expired_pass.pk).update(
         created_at=timezone.now() - timedelta(hours=13)
     )
-    member_as_guest = signed_in(member)
-    member_as_guest.post(own_pass.get_absolute_url(), {"device": "Ann's phone"})
+    member_with_link = signed_in(member)
+    member_with_link.post(own_pass.get_absolute_url(), {"device": "Ann's phone"})
     return {
         "member": signed_in(member),
         "member, its other group chosen": signed_in(
@@ -112,7 +112,7 @@ def roles(game, member, make_member, make_game, django_user_model) -> dict:
         "guest of this game": guest(own_pass),
         "guest of another game": guest(other_pass),
         "guest whose link expired": expired_client,
-        "member holding a guest link": member_as_guest,
+        "member holding a guest link": member_with_link,
     }
 
 

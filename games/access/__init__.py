@@ -226,7 +226,7 @@ def owner_required(view):
     return checked
 
 
-def enter_as_guest(request: TableRequest, game_id: int) -> bool:
+def admit_guest(request: TableRequest, game_id: int) -> bool:
     """The request comes from this game's guest (and not from a member of its group, who is
     a member there): from now on it sees that game as its guest."""
     guest = request.guest
@@ -241,7 +241,7 @@ def game_access(view):
 
     @wraps(view)
     def checked(request: TableRequest, game_id, *args, **kwargs):
-        if not enter_as_guest(request, game_id) and request.group is None:
+        if not admit_guest(request, game_id) and request.group is None:
             if not request.user.is_authenticated:
                 return redirect_to_login(request.get_full_path())
             raise Http404("You are not a member of a group")

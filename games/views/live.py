@@ -17,7 +17,7 @@ from django.views.decorators.http import require_safe
 
 from ..access import (
     TableRequest,
-    enter_as_guest,
+    admit_guest,
     game_access,
     member_required,
     own_access,
@@ -93,7 +93,7 @@ def round_live(request: TableRequest, game_id, number):
         if (answer := _unchanged(request, etag)) is not None:
             return answer
         # Changed, and who asks is known: what changed, read for this game alone.
-        enter_as_guest(request, game_id)
+        admit_guest(request, game_id)
         activate_time_zone(request, seen_by.time_zone)
         state = round_state(row["pk"], number)
         return _answer(request, etag, lambda: _round_changed(request, state))
