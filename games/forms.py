@@ -217,6 +217,14 @@ class HandForm(forms.Form):
         required=False, min_value=0, max_value=engine.MAX_POINTS, label="Points"
     )
     version = forms.IntegerField(required=False, min_value=0, max_value=2**31 - 1)
+    # The phone's own key for this entry, kept with its draft until the server has it.
+    save_key = forms.RegexField(
+        regex=r"^[A-Za-z0-9_-]*$",
+        required=False,
+        max_length=64,
+        label="Save key",
+        error_messages={"invalid": "this page did not make that key: reload the page"},
+    )
     tap = forms.CharField(required=False, max_length=8)
     untap = forms.CharField(required=False, max_length=8)
     clear = forms.CharField(required=False, max_length=8)
@@ -269,7 +277,14 @@ class HandForm(forms.Form):
                 value = str(self.data.get(extra_field(field.name), ""))[:8].strip()
             if value and field.outcome == outcome:
                 extra[field.name] = value.upper()
-        return Entry(outcome, cards, data.get("points"), data.get("version") or 0, extra)
+        return Entry(
+            outcome,
+            cards,
+            data.get("points"),
+            data.get("version") or 0,
+            extra,
+            data.get("save_key") or "",
+        )
 
     def problem(self) -> str | None:
         """The first field error in words for the panel, if any."""

@@ -22,6 +22,9 @@ class Entry:
     entered: int | None = None  # points entered as a number
     version: int = 0  # the version of the hand the phone last saw (0: none)
     extra: dict = field(default_factory=dict)  # what more the game asks (Oklahoma's upcard)
+    # The phone's own key for what it is saving (kept with its draft until the server has it):
+    # a save behind only this phone's own earlier saves of it is no conflict.
+    save_key: str = ""
 
     def state(self, cards: str) -> dict:
         """The entry as a hand stores it, with its cards read into `cards` (canonical
@@ -199,6 +202,9 @@ class HandChange(models.Model):
     # The game's version this change made: phones following the table live ask what changed
     # since the version they show.
     game_version = models.PositiveIntegerField(default=0)
+    # The key the saving phone gave its entry ("" for none, and for an undo): a resend of it
+    # whose answer was lost is known as this phone's own.
+    save_key = models.CharField(max_length=64, blank=True, default="")
 
     class Meta:
         ordering = ["-changed_at", "-pk"]
@@ -214,10 +220,27 @@ class HandChange(models.Model):
         return self.undo and self.after == {}
 
     @classmethod
+    def made_by_key(cls, hand: Hand, save_key: str) -> bool:
+        """The hand's latest change was saved with `save_key`: the versions since the one the
+        phone started from are this phone's own saves of it, whose answers it never got."""
+        if not save_key:
+            return False
+        latest = cls.objects.filter(round_id=hand.round_id, seat_id=hand.seat_id).first()
+        return latest is not None and not latest.undo and latest.save_key == save_key
+
+    @classmethod
     def record(
-        cls, hand: Hand, saver: Saver, old_summary: str, old_points, before, game_version
+        cls,
+        hand: Hand,
+        saver: Saver,
+        old_summary: str,
+        old_points,
+        before,
+        game_version,
+        save_key: str = "",
     ) -> "HandChange":
         return cls.objects.create(
+            save_key=save_key,
             round_id=hand.round_id,
             seat_id=hand.seat_id,
             before=before,

@@ -157,7 +157,8 @@ class Round(models.Model):
         follows from the round. Returns (hand, scored), the hand's round (`hand.round`) as the
         save left it, with its game; raises Refused with the reason,
         or Conflict with the saved hand when another phone changed it since `entry.version`
-        (an identical save, like a double tap, is not a conflict). `seats` are the game's
+        (an identical save, like a double tap, is not a conflict, and neither is a resend
+        behind only the phone's own saves of the same `entry.save_key`). `seats` are the game's
         seats with their players, if the caller has them; `saver` says who saves (or `user`,
         `by_name` and `guest_pass_id`, as `Saver.of` reads them)."""
         saver = saver or Saver.of(user, by_name, guest_pass_id)
@@ -179,7 +180,9 @@ class Round(models.Model):
             if hand is not None:
                 if hand.entry_key == entry_key(state):
                     return hand, scored
-                if entry.version != hand.version:
+                if entry.version != hand.version and not HandChange.made_by_key(
+                    hand, entry.save_key
+                ):
                     raise Conflict(hand)
             others = [
                 parse_hand(other.cards)
@@ -197,7 +200,7 @@ class Round(models.Model):
             hand.write(state, saver)
             round_.rescore(table, written=hand, was_doubled=was_doubled)
             version = game.changed()
-            HandChange.record(hand, saver, old_summary, old_points, before, version)
+            HandChange.record(hand, saver, old_summary, old_points, before, version, entry.save_key)
             round_.update_completion(table)
         self.completed_at = round_.completed_at
         return hand, scored

@@ -8,8 +8,9 @@
 // - what is entered is kept on the phone as a draft (per group, game, round and seat) until the
 //   server has it, so a reload, a locked phone or a closed browser loses nothing;
 // - a save made without a connection, or that fails on the way, waits and is sent again when
-//   the connection returns (or on "Try again"), with the version it started from, so the server
-//   still refuses to overwrite a hand another phone changed meanwhile.
+//   the connection returns (or on "Try again"), with the version it started from and the key
+//   this phone gave it, so the server still refuses to overwrite a hand another phone changed
+//   meanwhile, but knows a resend behind only this phone's own unanswered saves.
 (() => {
   if (!window.htmx) return;
 
@@ -36,6 +37,9 @@
   };
 
   const panels = new Map(); // section id -> Panel
+
+  // A random key (crypto.randomUUID needs a secure context; a table's Wi-Fi is often plain http).
+  const newSaveKey = () => [...crypto.getRandomValues(new Uint8Array(16))].map((b) => b.toString(16).padStart(2, "0")).join("");
 
   class Panel {
     constructor(section) {
@@ -193,6 +197,9 @@
       const draft = {
         ...entry,
         key: scored && scored.asked === JSON.stringify(entry) ? scored.key : "",
+        // This phone's key for the save, the same for every sending until the server has it:
+        // a resend behind only its own saves whose answers were lost is then no conflict.
+        saveKey: old?.saveKey || newSaveKey(),
         version: version ?? (old ? old.version : this.versionField.value),
         pending,
         at: Date.now(),
@@ -359,7 +366,9 @@
     if (isSave(event.detail)) {
       panel.saving = true;
       parameters.set("save", "1");
-      parameters.set("version", panel.readDraft()?.version ?? panel.versionField.value);
+      const draft = panel.readDraft();
+      parameters.set("version", draft?.version ?? panel.versionField.value);
+      parameters.set("save_key", draft?.saveKey ?? "");
     } else {
       parameters.delete("save");
       panel.asked = JSON.stringify(panel.entry());
