@@ -7,7 +7,7 @@ from datetime import date, timedelta
 from django.utils import timezone
 
 from games import engine
-from games.engine.games import RUMMY13, THREE_THIRTEEN
+from games.engine.kinds import RUMMY13, THREE_THIRTEEN
 from games.models import Game, GameNight, Hand, Player, Round, Seat
 
 

@@ -10,11 +10,10 @@ from django.utils import timezone
 from games import engine
 from games.engine.cards import CardError, format_cards, parse_hand
 
-from .access import known_time_zones
 from .import_schema import MAX_FILE_BYTES
-from .models import GAME_KINDS, NAME_LENGTH, Entry, Game, Hand, Player, normalise_name
+from .models import GAME_KINDS, NAME_LENGTH, Entry, Game, Group, Hand, Player, normalise_name
+from .time_zones import known_time_zones
 
-MAX_PLAYERS = 8
 # A new group's first game: the registry lists the games in the order they are offered.
 FIRST_GAME = next(iter(engine.KINDS))
 
@@ -171,8 +170,8 @@ class NewGameForm(forms.Form):
         names = [name for name in names if name]
         if len(names) < 2:
             raise forms.ValidationError("A game needs at least two players.")
-        if len(names) > MAX_PLAYERS:
-            raise forms.ValidationError(f"At most {MAX_PLAYERS} players fit one game.")
+        if len(names) > engine.MOST_PLAYERS:
+            raise forms.ValidationError(f"At most {engine.MOST_PLAYERS} players fit one game.")
         seen = set()
         for name in names:
             if len(name) > NAME_LENGTH:
@@ -235,6 +234,11 @@ class NewGameForm(forms.Form):
         )
 
 
+def extra_field(name: str) -> str:
+    """The hand form's field for what more a game's entry says (`engine.Extra.name`)."""
+    return f"extra_{name}"
+
+
 class HandForm(forms.Form):
     """One hand as a phone sends it: how it ended, the cards (after a tap on the picker, a
     tap on a chosen card, or Clear), the points if entered as a number, the version seen."""
@@ -245,6 +249,14 @@ class HandForm(forms.Form):
         required=False, min_value=0, max_value=engine.MAX_POINTS, label="Points"
     )
     version = forms.IntegerField(required=False, min_value=0, max_value=2**31 - 1)
+    # The phone's own key for this entry, kept with its draft until the server has it.
+    save_key = forms.RegexField(
+        regex=r"^[A-Za-z0-9_-]*$",
+        required=False,
+        max_length=64,
+        label="Save key",
+        error_messages={"invalid": "this page did not make that key: reload the page"},
+    )
     tap = forms.CharField(required=False, max_length=8)
     untap = forms.CharField(required=False, max_length=8)
     clear = forms.CharField(required=False, max_length=8)
@@ -254,10 +266,10 @@ class HandForm(forms.Form):
         super().__init__(*args, **kwargs)
         kind, rules = game.kind_def, game.engine_rules
         self.fields["outcome"].choices = kind.outcomes(rules)
-        # What more the game asks with an outcome (Oklahoma's upcard), as extra_<name>.
+        # What more the game asks with an outcome (Oklahoma's upcard).
         self.extras = kind.extras(rules)
         for extra in self.extras:
-            self.fields[f"extra_{extra.name}"] = forms.CharField(
+            self.fields[extra_field(extra.name)] = forms.CharField(
                 required=False, max_length=8, strip=True, label=extra.label or extra.name
             )
 
@@ -292,12 +304,19 @@ class HandForm(forms.Form):
             cards = str(self.data.get("cards", ""))[:200]
         extra = {}
         for field in self.extras:
-            value = data.get(f"extra_{field.name}")
+            value = data.get(extra_field(field.name))
             if value is None:
-                value = str(self.data.get(f"extra_{field.name}", ""))[:8].strip()
+                value = str(self.data.get(extra_field(field.name), ""))[:8].strip()
             if value and field.outcome == outcome:
                 extra[field.name] = value.upper()
-        return Entry(outcome, cards, data.get("points"), data.get("version") or 0, extra)
+        return Entry(
+            outcome,
+            cards,
+            data.get("points"),
+            data.get("version") or 0,
+            extra,
+            data.get("save_key") or "",
+        )
 
     def problem(self) -> str | None:
         """The first field error in words for the panel, if any."""
@@ -364,3 +383,48 @@ class ImportForm(forms.Form):
         if upload.size > MAX_FILE_BYTES:
             raise forms.ValidationError(f"The file is larger than {MAX_FILE_BYTES // 2**20} MB.")
         return upload
+
+
+class GroupNameForm(forms.ModelForm):
+    class Meta:
+        model = Group
+        fields = ["name"]
+        labels = {"name": "Group name"}
+        error_messages = {"name": {"required": "Give the group a name."}}
+
+    def clean_name(self):
+        name = normalise_name(self.cleaned_data["name"])
+        if not name:
+            raise forms.ValidationError("Give the group a name.")
+        return name
+
+
+class InvitationForm(forms.Form):
+    days = forms.IntegerField(label="Valid for (days)", min_value=1, max_value=30, initial=7)
+    max_uses = forms.IntegerField(
+        label="How many people may use it",
+        min_value=1,
+        max_value=500,
+        required=False,
+        help_text="Leave empty for no limit.",
+    )
+
+
+DEVICE_LENGTH = 40
+
+
+class DeviceForm(forms.Form):
+    """A guest's phone names itself: its saves are recorded as "guest on" that name."""
+
+    device = forms.CharField(
+        label="Name this phone",
+        max_length=DEVICE_LENGTH,
+        help_text="Hands you save are recorded as 'guest on' this name, e.g. Bob's phone.",
+        error_messages={"required": "Type a name for this phone, e.g. Bob's phone."},
+    )
+
+    def clean_device(self):
+        device = normalise_name(self.cleaned_data["device"])
+        if not device:
+            raise forms.ValidationError("Type a name for this phone, e.g. Bob's phone.")
+        return device

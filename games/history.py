@@ -69,12 +69,13 @@ def game_results(games) -> list[GameResult]:
     for result in results.values():
         game = result.game
         kind, rules = game.kind_def, game.engine_rules
-        seatings = kind.seatings(
-            (
-                (seat.pk, seat.position, rounds.get(seat.pk, {0: seat.total}))
+        seatings = game.seatings(
+            result.seats,
+            rows=[
+                (seat.pk, number, points)
                 for seat in result.seats
-            ),
-            rules,
+                for number, points in rounds.get(seat.pk, {0: seat.total}).items()
+            ],
         )
         by_pk = {seat.pk: seat for seat in result.seats}
         result.places = [

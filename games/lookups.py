@@ -1,46 +1,47 @@
 """What the pages of a game share: the game or round a request may see, and what the score
 table, a round and a game night show. Views and live updates both read them from here."""
 
-import threading
-from collections import OrderedDict
 from dataclasses import dataclass
 
 from django.db.models import Exists, OuterRef
 from django.http import Http404
 from django.shortcuts import get_object_or_404
 
-from .access import TableRequest
+from .access import TableRequest, games_seen, sees_game
 from .charts import line_chart
 from .models import Game, HandChange, Round, RoundTable, Seat
 from .panels import HandPanel
+from .reports import ShownReport, shown_report
 from .score_table import score_table
 
 
+def whole_number(text) -> int | None:
+    """A positive id or number a query string gives, or None for anything else."""
+    try:
+        value = int(text)
+    except (TypeError, ValueError):
+        return None
+    return value if 0 < value < 2**63 else None
+
+
 def game_for(request: TableRequest, game_id) -> Game:
-    """The game, if this request may see it: its group's, or the one its guest pass opens."""
-    games = Game.objects.select_related("night")
-    if request.as_guest:
-        return get_object_or_404(games, pk=request.guest.game_id)
-    return get_object_or_404(games, pk=game_id, group=request.group)
+    """The game, if this request may see it (`access.games_seen`)."""
+    games = Game.objects.select_related("night").filter(games_seen(request))
+    return get_object_or_404(games, pk=game_id)
 
 
 def round_for(request: TableRequest, game_id, number) -> Round:
     """The round (with its game and dealer), if this request may see its game."""
     rounds = Round.objects.select_related("game__night", "dealer__player")
-    if request.as_guest:
-        return get_object_or_404(rounds, game_id=request.guest.game_id, number=number)
-    return get_object_or_404(rounds, game_id=game_id, game__group=request.group, number=number)
+    rounds = rounds.filter(games_seen(request, "game"))
+    return get_object_or_404(rounds, game_id=game_id, number=number)
 
 
 def seats_for(request: TableRequest, game_id, number) -> list[Seat]:
     """The game's seats with their players and the game, if this request may see the game and
     it has this round: one query for what entering a hand needs."""
     seats = Seat.objects.select_related("game__night", "player").filter(game__rounds__number=number)
-    if request.as_guest:
-        seats = seats.filter(game_id=request.guest.game_id)
-    else:
-        seats = seats.filter(game_id=game_id, game__group=request.group)
-    found = list(seats)
+    found = list(seats.filter(games_seen(request, "game"), game_id=game_id))
     if not found:
         raise Http404("No such round")
     return found
@@ -69,11 +70,16 @@ def round_status(round_: Round, table, last_save=..., report=...) -> dict:
         "hands": hands,
         "problems": round_.problems(table),
         "notes": game.kind_def.round_notes((hand.outcome, hand.all_pure) for hand in hands),
-        "report": round_.settled(table).report if report is ... else report,
+        "report": round_report(round_, table) if report is ... else report,
         "last_save": (None if game.finished_at else round_.last_save())
         if last_save is ...
         else last_save,
     }
+
+
+def round_report(round_: Round, table: RoundTable) -> ShownReport | None:
+    """The round's report for the page, where its hands are scored together (Gin)."""
+    return shown_report(round_.settled(table).report, table.hands_in_order())
 
 
 def round_context(round_: Round, panels=None) -> dict:
@@ -110,24 +116,17 @@ def is_last_known(round_: Round) -> bool:
     return not round_.game.rounds.filter(number__gt=round_.number).exists()
 
 
-@dataclass
+@dataclass(frozen=True)
 class RoundState:
-    """A round as its game's version left it: what a live update of the round draws."""
+    """A round as its game's version left it: what a live update of the round draws. Read for
+    each request (three queries), never shared between requests or threads."""
 
     round: Round
     table: RoundTable
     last_save: HandChange | None
-    report: object  # the round's report, where its hands are scored together (Gin)
+    report: ShownReport | None  # the round's report, where its hands are scored together (Gin)
     is_last_known: bool
     saves: list[tuple[int, int]]  # (seat, the game version its save or undo made)
-
-
-# The rounds phones follow, by (game, round number, game version). A version only grows and
-# every change to a round counts one, so a state kept under its version is never out of date;
-# the phones of a table asking after one save share it. Each process keeps its own, bounded.
-_STATES: OrderedDict = OrderedDict()
-_STATES_KEPT = 512
-_STATES_LOCK = threading.Lock()
 
 
 def round_state(game_id: int, number: int) -> RoundState:
@@ -139,42 +138,26 @@ def round_state(game_id: int, number: int) -> RoundState:
         game_id=game_id,
         number=number,
     )
-    # Read after the version: what is kept under it is at least that recent. The game's start
-    # is part of the key, so a database restored or emptied never meets an older state.
-    game = round_.game
-    key = (game_id, game.created_at, number, game.version)
-    with _STATES_LOCK:
-        state = _STATES.get(key)
-        if state is not None:
-            _STATES.move_to_end(key)
-            return state
     table = round_.table()
     seats = {seat.pk: seat for seat in table.seats}
     changes = list(HandChange.objects.filter(round=round_))  # latest first
     last_save = next((c for c in changes if not c.undo and c.undone_at is None), None)
     if last_save is not None:
         last_save.seat = seats[last_save.seat_id]
-    state = RoundState(
+    return RoundState(
         round_,
         table,
-        None if game.finished_at else last_save,
-        round_.settled(table).report,
+        None if round_.game.finished_at else last_save,
+        round_report(round_, table),
         not round_.later,
         [(change.seat_id, change.game_version) for change in changes],
     )
-    with _STATES_LOCK:
-        _STATES[key] = state
-        while len(_STATES) > _STATES_KEPT:
-            _STATES.popitem(last=False)
-    return state
 
 
 def round_state_for(request: TableRequest, game_id, number) -> RoundState:
     """The round's state, if this request may see its game (as `round_for` decides)."""
-    if request.as_guest:
-        game_id = request.guest.game_id
     state = round_state(game_id, number)
-    if not request.as_guest and state.round.game.group_id != request.group.pk:
+    if not sees_game(request, state.round.game):
         raise Http404("No such round")
     return state
 

@@ -1,12 +1,12 @@
 """One player's hand on the round page: what was saved, or what is being entered."""
 
-import json
 from collections import Counter
 from dataclasses import dataclass, field
 
 from games import engine
 from games.engine.cards import Card, CardError, parse_hand, sort_cards
 
+from .forms import extra_field
 from .models import Entry, Hand, Round, Seat, outcome_label
 
 
@@ -60,16 +60,17 @@ class HandPanel:
         )
 
     @classmethod
-    def entering(cls, round_: Round, seat: Seat, hand: Hand | None, entry: Entry, **extra):
-        """What a phone is entering, scored on its own as the cards stand."""
-        scored = extra.pop("scored", None)
+    def entering(cls, round_: Round, seat: Seat, hand: Hand | None, entry: Entry, **shown):
+        """What a phone is entering, scored on its own as the cards stand; `shown` says what
+        more the panel shows (a refusal, a conflict)."""
+        scored = shown.pop("scored", None)
         if scored is None and (entry.cards or entry.outcome != engine.CARDS):
             scored = round_.score(entry)
-        return cls.build(round_, seat, hand, entry, scored=scored, editing=True, **extra)
+        return cls.build(round_, seat, hand, entry, scored=scored, editing=True, **shown)
 
     @classmethod
-    def build(cls, round_, seat, hand, entry, picker=True, **extra):
-        panel = cls(round_, seat, hand, entry, **extra)
+    def build(cls, round_, seat, hand, entry, picker=True, **shown):
+        panel = cls(round_, seat, hand, entry, **shown)
         try:
             panel.chosen = sort_cards(parse_hand(entry.cards))
         except CardError as problem:
@@ -102,7 +103,7 @@ class HandPanel:
     @property
     def sizes(self) -> tuple[int, ...]:
         """How many cards the hand may hold, as it ended (a Gin knocker 10, or 11)."""
-        return self.round.kind.holds(self.round.number, self.entry.outcome)
+        return self.round.kind_def.holds(self.round.number, self.entry.outcome)
 
     @property
     def size(self) -> int:
@@ -123,12 +124,13 @@ class HandPanel:
         return engine.takes_cards(self.entry.outcome) and 0 < self.count < min(self.sizes)
 
     @property
-    def extras(self) -> list[tuple[engine.Extra, str]]:
-        """What more the game asks with an outcome, each with what this entry says."""
+    def extras(self) -> list[tuple[engine.Extra, str, str]]:
+        """What more the game asks with an outcome: each with its form field and what this
+        entry says."""
         game = self.round.game
         said = self.entry.extra or {}
         return [
-            (extra, said.get(extra.name, ""))
+            (extra, extra_field(extra.name), said.get(extra.name, ""))
             for extra in game.kind_def.extras(game.engine_rules)
             if extra.label
         ]
@@ -146,21 +148,10 @@ class HandPanel:
         return outcome_label(self.round.game, self.hand.outcome) if self.hand else None
 
     @property
-    def stored(self) -> str:
-        """The hand as stored, for the phone to tell whether a kept draft reached the server."""
-        if self.hand is None:
-            return ""
-        hand = self.hand
-        return json.dumps(
-            {
-                "outcome": hand.outcome,
-                "cards": hand.cards,
-                "points": hand.entered_points,
-                "points_outcome": engine.POINTS,  # the outcome whose points are entered
-                # As the form's fields name what they show (a hidden choice is not compared).
-                "extra": {f"extra_{extra.name}": value for extra, value in self.extras if value},
-            }
-        )
+    def saved_key(self) -> str:
+        """The stored hand's `entry_key`, for the phone to tell whether a kept draft reached
+        the server ("" for none)."""
+        return self.hand.entry_key if self.hand else ""
 
     @property
     def outcome_choices(self) -> list[OutcomeChoice]:

@@ -89,10 +89,9 @@ def score_table(game: Game) -> ScoreTable:
             note = " · ".join([scored[0].seat.player.name, result] if scored else [result])
         table.rows.append(Row(round_, kind.wild_label(round_.number, rules), cells, note))
     by_round = {round_.pk: round_.number for round_ in rounds}
-    points: dict[int, dict[int, int]] = {seat.pk: {} for seat in seats}
-    for hand in hands:
-        points[hand.seat_id][by_round[hand.round_id]] = hand.points
-    seatings = kind.seatings(((seat.pk, seat.position, points[seat.pk]) for seat in seats), rules)
+    seatings = game.seatings(
+        seats, rows=[(hand.seat_id, by_round[hand.round_id], hand.points) for hand in hands]
+    )
     places = kind.standings(seatings, rules, finished=bool(game.finished_at))
     by_pk = {seat.pk: seat for seat in seats}
     table.standings = [

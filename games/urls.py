@@ -1,8 +1,8 @@
 from django.contrib.auth import views as auth_views
 from django.urls import path, register_converter, reverse_lazy
 
-from . import group_views, guest_views, live, pwa, views
 from .forms import ChangePasswordForm
+from .views import accounts, games, groups, guests, history, live, pwa, rounds
 
 
 class IdConverter:
@@ -41,11 +41,11 @@ register_converter(TokenConverter, "token")
 register_converter(NumberConverter, "number")
 
 urlpatterns = [
-    path("", views.home, name="home"),
+    path("", games.home, name="home"),
     path("manifest.webmanifest", pwa.manifest, name="manifest"),
     path("sw.js", pwa.service_worker, name="service_worker"),
     path("offline/", pwa.offline, name="offline"),
-    path("signup/", views.signup, name="signup"),
+    path("signup/", accounts.signup, name="signup"),
     path("login/", auth_views.LoginView.as_view(redirect_authenticated_user=True), name="login"),
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
     path(
@@ -60,50 +60,48 @@ urlpatterns = [
         auth_views.PasswordChangeDoneView.as_view(),
         name="password_change_done",
     ),
-    path("players/", views.players, name="players"),
-    path("games/new/", views.new_game, name="new_game"),
-    path("games/<id:game_id>/", views.game, name="game"),
+    path("players/", groups.players, name="players"),
+    path("games/new/", games.new_game, name="new_game"),
+    path("games/<id:game_id>/", games.game, name="game"),
     path("games/<id:game_id>/live/", live.game_live, name="game_live"),
-    path("games/<id:game_id>/finish/", views.finish_game, name="finish_game"),
-    path("games/<id:game_id>/reopen/", views.reopen_game, name="reopen_game"),
-    path("games/<id:game_id>/rounds/<number:number>/", views.round_page, name="round"),
-    path("games/<id:game_id>/rounds/<number:number>/undo/", views.undo_save, name="undo_save"),
+    path("games/<id:game_id>/finish/", games.finish_game, name="finish_game"),
+    path("games/<id:game_id>/reopen/", games.reopen_game, name="reopen_game"),
+    path("games/<id:game_id>/rounds/<number:number>/", rounds.round_page, name="round"),
+    path("games/<id:game_id>/rounds/<number:number>/undo/", rounds.undo_save, name="undo_save"),
     path("games/<id:game_id>/rounds/<number:number>/live/", live.round_live, name="round_live"),
     path(
         "games/<id:game_id>/rounds/<number:number>/seats/<id:seat_id>/",
-        views.hand_entry,
+        rounds.hand_entry,
         name="hand_entry",
     ),
-    path("games/<id:game_id>/guests/", guest_views.new_guest_pass, name="new_guest_pass"),
-    path("games/<id:game_id>/guests/<id:pass_id>/", guest_views.guest_pass, name="guest_pass"),
-    path("games/<id:game_id>/guest/<token:token>/", guest_views.guest_join, name="guest_join"),
-    path("nights/", views.nights_page, name="nights"),
-    path("nights/<id:night_id>/", views.night, name="night"),
+    path("games/<id:game_id>/guests/", guests.new_guest_pass, name="new_guest_pass"),
+    path("games/<id:game_id>/guests/<id:pass_id>/", guests.guest_pass, name="guest_pass"),
+    path("games/<id:game_id>/guest/<token:token>/", guests.guest_join, name="guest_join"),
+    path("nights/", history.nights_page, name="nights"),
+    path("nights/<id:night_id>/", history.night, name="night"),
     path("nights/<id:night_id>/live/", live.night_live, name="night_live"),
-    path("nights/<id:night_id>/export.<str:file_format>", views.export_data, name="export_night"),
-    path("players/<id:player_id>/", views.player_page, name="player"),
-    path("group/", views.leaderboard_page, name="leaderboard"),
-    path("group/time-zone/", views.group_time_zone, name="group_time_zone"),
-    path("group/export.<str:file_format>", views.export_data, name="export_group"),
-    path("group/import/", views.import_data, name="import"),
-    path("group/members/", group_views.members, name="members"),
-    path("group/switch/", group_views.switch, name="switch_group"),
-    path("group/rename/", group_views.rename, name="rename_group"),
-    path("group/leave/", group_views.leave, name="leave_group"),
-    path("group/invitations/new/", group_views.new_invitation, name="new_invitation"),
+    path("nights/<id:night_id>/export.<str:file_format>", history.export_data, name="export_night"),
+    path("players/<id:player_id>/", history.player_page, name="player"),
+    path("group/", groups.leaderboard_page, name="leaderboard"),
+    path("group/time-zone/", groups.group_time_zone, name="group_time_zone"),
+    path("group/export.<str:file_format>", history.export_data, name="export_group"),
+    path("group/import/", history.import_data, name="import"),
+    path("group/members/", groups.members, name="members"),
+    path("group/switch/", groups.switch, name="switch_group"),
+    path("group/rename/", groups.rename, name="rename_group"),
+    path("group/leave/", groups.leave, name="leave_group"),
+    path("group/invitations/new/", groups.new_invitation, name="new_invitation"),
     path(
         "group/invitations/<id:invitation_id>/",
-        group_views.share_invitation,
+        groups.share_invitation,
         name="share_invitation",
     ),
     path(
         "group/invitations/<id:invitation_id>/revoke/",
-        group_views.revoke_invitation,
+        groups.revoke_invitation,
         name="revoke_invitation",
     ),
-    path("invite/<token:token>/", group_views.invitation, name="invitation"),
-    path("group/members/<id:membership_id>/owner/", group_views.make_owner, name="make_owner"),
-    path(
-        "group/members/<id:membership_id>/remove/", group_views.remove_member, name="remove_member"
-    ),
+    path("invite/<token:token>/", groups.invitation, name="invitation"),
+    path("group/members/<id:membership_id>/owner/", groups.make_owner, name="make_owner"),
+    path("group/members/<id:membership_id>/remove/", groups.remove_member, name="remove_member"),
 ]

@@ -122,6 +122,7 @@ TEMPLATES = [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
+                "games.access.table_access",
             ],
         },
     },
@@ -149,10 +150,6 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
         "transaction_mode": "IMMEDIATE",
         "timeout": 20,
         "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL",
-    }
-    # Tests run on a file too, so threads race on real connections as the server's would.
-    DATABASES["default"]["TEST"] = {
-        "NAME": os.environ.get("TEST_SQLITE_PATH", str(BASE_DIR / ".test-db.sqlite3"))
     }
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 

@@ -6,4 +6,4 @@ urlpatterns = [
     path("", include("games.urls")),
 ]
 
-handler500 = "games.errors.server_error"
+handler500 = "games.views.errors.server_error"

@@ -2,9 +2,12 @@
 hand, tap or type its cards without waiting for the server, save; phones signed in as a member;
 a slow network; the requests that reach the server."""
 
+import os
 import re
+import subprocess
 import threading
 from contextlib import contextmanager
+from pathlib import Path
 
 from django.conf import settings
 from django.core.signals import request_started
@@ -12,7 +15,22 @@ from django.test import Client
 from playwright.sync_api import expect
 
 from games.engine.cards import parse_hand
-from tests.conftest import NO_WORKER, PHONE
+
+CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+SCREENSHOTS = Path(__file__).resolve().parent.parent / "test-artifacts" / "screenshots"
+PHONE = {"width": 390, "height": 844}
+# A page's service worker installs and fills its cache in every new browser context: work for
+# nothing where a test is not about it (tests/test_browser_pwa.py is, and lets it run).
+NO_WORKER = {"service_workers": "block"}
+
 
 PASSWORD = "Shuffle-and-deal-9"
 LATENCY = 300  # ms each way, as a café's Wi-Fi
@@ -166,3 +184,72 @@ def server_requests():
         yield counter
     finally:
         request_started.disconnect(dispatch_uid="browser-test-counter")
+
+
+def screenshot(page, name: str, audit: bool = True) -> Path:
+    """Save a full-page screenshot, check the page has no horizontal scrolling, and check it
+    with axe-core in the light and the dark theme (a page without JavaScript cannot run axe:
+    its HTML is the same one the pages with it are checked on). `audit=False` where the same
+    page in the same state is audited already: every page of the site is, by
+    tests/test_browser_thumb_targets.py, so the walks audit only states of their own (a
+    conflict, a draft kept offline, a guest's round, a hand's report)."""
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    path = SCREENSHOTS / f"{name}.png"
+    page.screenshot(path=str(path), full_page=True)
+    overflow = page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
+    assert overflow <= 0, f"{name}: the page scrolls sideways by {overflow}px"
+    if audit:
+        assert_accessible(page, name)
+    return path
+
+
+AXE = Path(__file__).resolve().parent.parent / ".ci/npm/node_modules/axe-core/axe.min.js"
+AXE_URL = "/__test-run/axe.min.js"  # served to the page by the test run, never by the site
+# WCAG 2.0, 2.1 and 2.2, levels A and AA.
+AXE_RULES = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"]
+AXE_THEMED = ["color-contrast", "link-in-text-block"]
+AXE_RUN = """async (only) => {
+  // Only what a failure report needs: no CSS selectors worked out for every node checked, no
+  // frames (the app has none), no fetching of the stylesheets again.
+  const options = { resultTypes: ["violations"], selectors: false, iframes: false, preload: false };
+  const found = await axe.run(document, { ...only, ...options });
+  return found.violations
+    .filter((v) => v.impact === "serious" || v.impact === "critical")
+    .map((v) => {
+      const where = v.nodes.slice(0, 3).map((n) => n.html.slice(0, 120)).join(", ");
+      return `${v.id} (${v.impact}): ${where}`;
+    });
+}"""
+
+
+def axe_source() -> str:
+    """axe-core, pinned in .ci/npm (installed there from its lock when missing)."""
+    if not AXE.exists():
+        subprocess.run(["npm", "install", "--no-save", "--prefix", str(AXE.parents[2])], check=True)
+    return AXE.read_text()
+
+
+def assert_accessible(page, name: str) -> None:
+    """No serious or critical axe-core violation (WCAG 2.2 A and AA), in both themes. axe is
+    loaded from the page's own origin (a route of the test run), which its CSP allows."""
+    if not page.evaluate("typeof window.axe !== 'undefined'"):
+        page.route(
+            f"**{AXE_URL}",
+            lambda route: route.fulfill(body=axe_source(), content_type="text/javascript"),
+        )
+        page.wait_for_load_state()
+        page.add_script_tag(url=AXE_URL)
+    shown = (
+        "dark" if page.evaluate("matchMedia('(prefers-color-scheme: dark)').matches") else "light"
+    )
+    # At rest at the top: a target scrolled under the sticky top bar is not a target then.
+    scrolled = page.evaluate("window.scrollY")
+    page.evaluate("window.scrollTo(0, 0)")
+    # Every rule in the light theme; in the dark one only what the theme changes, the colours.
+    page.emulate_media(color_scheme="light")
+    found = {"light": page.evaluate(AXE_RUN, {"runOnly": {"type": "tag", "values": AXE_RULES}})}
+    page.emulate_media(color_scheme="dark")
+    found["dark"] = page.evaluate(AXE_RUN, {"runOnly": {"type": "rule", "values": AXE_THEMED}})
+    page.emulate_media(color_scheme=shown)
+    page.evaluate("(y) => window.scrollTo(0, y)", scrolled)
+    assert found == {"light": [], "dark": []}, f"{name}: {found}"

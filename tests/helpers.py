@@ -3,7 +3,6 @@
 from django.urls import get_resolver
 
 from games.models import Game, GuestPass, Invitation
-from tests.conftest import hand_url
 
 
 def url_names() -> set[str]:
@@ -85,3 +84,7 @@ def save(client, game, number, seat, cards="", outcome="cards", version=0, htmx=
     data = {"outcome": outcome, "cards": cards, "save": "1", "version": version, **extra}
     headers = {"HTTP_HX_REQUEST": "true"} if htmx else {}
     return client.post(hand_url(game, number, seat), data, **headers)
+
+
+def hand_url(game, number, seat):
+    return f"/games/{game.pk}/rounds/{number}/seats/{seat.pk}/"

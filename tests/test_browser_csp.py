@@ -4,8 +4,7 @@ with cards tapped and a hand saved, meets no policy violation."""
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser import enter_hand, sign_up, start_game
-from tests.conftest import screenshot
+from tests.browser import enter_hand, screenshot, sign_up, start_game
 
 pytestmark = pytest.mark.browser
 

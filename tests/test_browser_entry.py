@@ -13,15 +13,16 @@ from games.engine.cards import parse_hand
 from games.models import Entry, HandChange
 from tests.browser import (
     LATENCY,
+    PHONE,
     SETTLED,
     open_panel,
     panel_for,
+    screenshot,
     server_requests,
     signed_in_phone,
     slow_network,
 )
 from tests.browser import tap as tap_without_waiting
-from tests.conftest import PHONE, screenshot
 
 pytestmark = pytest.mark.browser
 
@@ -295,3 +296,41 @@ def test_a_refusal_keeps_the_draft_and_says_why(ann, ann_phone, make_game):
     expect(panel.locator(".count")).to_have_text("2 of 3 cards")
     expect(panel.locator("summary")).to_contain_text("not saved yet")
     assert not HandChange.objects.exists()
+
+
+def test_an_answer_lost_on_the_way_back_is_no_conflict_with_the_phone_itself(
+    ann, ann_phone, make_game
+):
+    """The save reaches the server and is stored, but its answer never comes back; the player
+    changes a card while the page says "waiting to send"; the resend, from the version the page
+    started from, is the hand's next change, not "saved on another phone"."""
+    game = make_game(ann)
+    round_ = game.rounds.get(number=1)
+    page = ann_phone
+    page.goto(f"/games/{game.pk}/rounds/1/")
+    lost = []
+
+    def lose_the_first_answer(route):
+        if "save=1" in (route.request.post_data or "") and not lost:
+            lost.append(route.fetch().status)  # served by the server...
+            route.abort("connectionreset")  # ...and the answer lost on the way back
+        else:
+            route.continue_()
+
+    page.route("**/seats/**", lose_the_first_answer)
+    tap_without_waiting(page, "Ann", "5H 6H 7H")
+    panel = panel_for(page, "Ann")
+    panel.get_by_role("button", name="Save Ann's hand").click()
+    expect(panel.locator("summary")).to_contain_text("waiting to send")
+    assert lost == [200] and HandChange.objects.filter(round=round_).count() == 1
+    # One card changed while the save waits (the page keeps it as not saved yet), then saved.
+    panel.get_by_role("button", name="Remove 7 of hearts").click()
+    tap_without_waiting(page, "Ann", "8H")
+    expect(panel.locator("summary")).to_contain_text("not saved yet")
+    panel.get_by_role("button", name="Save Ann's hand").click()
+    expect(panel.locator("summary")).to_contain_text("✓ saved", timeout=SETTLED)
+    expect(panel.locator(".conflict")).to_have_count(0)
+    hand = round_.hands.get()
+    assert sorted(hand.cards.split()) == ["5H", "6H", "8H"] and hand.version == 2
+    keys = set(HandChange.objects.filter(round=round_).values_list("save_key", flat=True))
+    assert len(keys) == 1 and keys != {""}

@@ -8,8 +8,15 @@ from playwright.sync_api import expect
 
 from games.engine import CARDS, WENT_OUT
 from games.models import Entry, Game
-from tests.browser import enter_hand, panel_for, save_round, sign_up, start_game, totals_on_table
-from tests.conftest import screenshot
+from tests.browser import (
+    enter_hand,
+    panel_for,
+    save_round,
+    screenshot,
+    sign_up,
+    start_game,
+    totals_on_table,
+)
 
 pytestmark = pytest.mark.browser
 

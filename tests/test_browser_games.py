@@ -11,8 +11,15 @@ from playwright.sync_api import expect
 from games.engine import CARDS, WENT_OUT
 from games.engine.cards import parse_hand
 from games.models import Entry, Game
-from tests.browser import enter_hand, save_round, sign_up, start_game, totals_on_table
-from tests.conftest import PHONE, screenshot
+from tests.browser import (
+    PHONE,
+    enter_hand,
+    save_round,
+    screenshot,
+    sign_up,
+    start_game,
+    totals_on_table,
+)
 
 pytestmark = pytest.mark.browser
 

@@ -10,8 +10,7 @@ from playwright.sync_api import expect
 
 from games.engine import KINDS
 from games.models import Game, Membership
-from tests.browser import open_panel, panel_for, signed_in_phone, start_game, tap
-from tests.conftest import screenshot
+from tests.browser import open_panel, panel_for, screenshot, signed_in_phone, start_game, tap
 
 pytestmark = pytest.mark.browser
 

@@ -8,8 +8,7 @@ import pytest
 from playwright.sync_api import expect
 
 from games import engine
-from tests.browser import phone_context
-from tests.conftest import screenshot
+from tests.browser import phone_context, screenshot
 
 pytestmark = pytest.mark.browser
 PASSWORD = "Shuffle-and-deal-9"

@@ -4,7 +4,7 @@ import pytest
 from django.core.management import call_command
 from playwright.sync_api import expect
 
-from tests.conftest import screenshot
+from tests.browser import screenshot
 
 pytestmark = pytest.mark.browser
 

@@ -1,6 +1,6 @@
 import pytest
 
-from tests.conftest import assert_accessible, screenshot
+from tests.browser import assert_accessible, screenshot
 
 pytestmark = pytest.mark.browser
 

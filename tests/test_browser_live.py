@@ -8,8 +8,7 @@ import pytest
 from playwright.sync_api import expect
 
 from games.models import Entry, Membership
-from tests.browser import enter_hand, open_panel, panel_for, signed_in_phone, tap
-from tests.conftest import screenshot
+from tests.browser import enter_hand, open_panel, panel_for, screenshot, signed_in_phone, tap
 
 pytestmark = pytest.mark.browser
 

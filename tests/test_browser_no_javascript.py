@@ -4,7 +4,7 @@ import pytest
 from playwright.sync_api import expect
 
 from games.engine import KINDS
-from tests.conftest import PHONE, screenshot
+from tests.browser import PHONE, screenshot
 
 pytestmark = pytest.mark.browser
 
@@ -21,7 +21,7 @@ def plain_phone(browser, live_server):
 
 def test_a_game_is_started_and_a_hand_saved_without_javascript(plain_phone, member):
     from games.models import Game, Player
-    from tests.conftest import PASSWORD
+    from tests.factories import PASSWORD
 
     Player.objects.create(group=member.memberships.get().group, name="Ann")
     page = plain_phone

@@ -6,8 +6,8 @@ from playwright.sync_api import expect
 
 from games.engine import POINTS
 from games.models import Entry
-from tests.browser import phone_context
-from tests.conftest import PASSWORD, screenshot
+from tests.browser import phone_context, screenshot
+from tests.factories import PASSWORD
 
 pytestmark = pytest.mark.browser
 

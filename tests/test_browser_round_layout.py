@@ -5,8 +5,7 @@ opened after a save is never under the sticky top bar."""
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser import enter_hand, panel_for, signed_in_phone
-from tests.conftest import PHONE, screenshot
+from tests.browser import PHONE, enter_hand, panel_for, screenshot, signed_in_phone
 
 pytestmark = pytest.mark.browser
 

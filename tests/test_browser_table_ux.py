@@ -8,8 +8,8 @@ from playwright.sync_api import expect
 
 from games.engine import POINTS, WENT_OUT
 from games.models import Entry, Hand, HandChange
-from tests.browser import phone_context
-from tests.conftest import PASSWORD, PHONE, screenshot
+from tests.browser import PHONE, phone_context, screenshot
+from tests.factories import PASSWORD
 
 pytestmark = pytest.mark.browser
 

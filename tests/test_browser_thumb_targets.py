@@ -8,8 +8,8 @@ from playwright.sync_api import expect
 
 from games.engine import POINTS, WENT_OUT
 from games.models import Entry
-from tests.browser import phone_context
-from tests.conftest import PASSWORD, assert_accessible, screenshot
+from tests.browser import assert_accessible, phone_context, screenshot
+from tests.factories import PASSWORD
 from tests.helpers import site_urls, url_names
 
 pytestmark = pytest.mark.browser

@@ -4,8 +4,7 @@ import pytest
 from playwright.sync_api import expect
 
 from games.models import Hand
-from tests.browser import panel_for, sign_up, start_game
-from tests.conftest import screenshot
+from tests.browser import panel_for, screenshot, sign_up, start_game
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

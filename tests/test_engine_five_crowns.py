@@ -5,7 +5,7 @@ import pytest
 from games.engine import WENT_OUT, kind_of
 from games.engine.cards import CardError, parse_card, parse_hand
 from games.engine.five_crowns import FiveCrownsRules, arrange
-from games.engine.games import FIVE_CROWNS
+from games.engine.kinds import FIVE_CROWNS
 from games.engine.score_line import score_request
 
 RULES = FiveCrownsRules()

@@ -18,10 +18,10 @@ from games.engine.gin import (
     final_lines,
     game_over,
     hand_mask,
-    next_dealer,
     score_hand,
-    score_request,
 )
+from games.engine.kinds import GIN as GIN_RUMMY
+from games.engine.score_line import score_request as score_line
 
 # Deadwood 4 (the 4D); melds A-3H, three 5s, 9-J of clubs.
 KNOCKER_4 = "AH 2H 3H 5S 5D 5C 9C 10C JC 4D"
@@ -33,6 +33,11 @@ DEFENDER_44 = "4H 6H 7H KS QS 2S 3S 7D 8H 8S"
 # Two layouts of deadwood 6: three 3s (2H 4H left) or 2-4H (3S 3D left).
 KNOCKER_TWO_WAYS = "2H 3H 4H 3S 3D 9C 10C JC QC KC"
 DEFENDER_TWO_WAYS = "3C 5H 6H 8S 9S KD QD 2S 7D 8D"
+
+
+def score_request(request):
+    """A `"game": "gin"` line of score_hands, as the command reads it."""
+    return score_line({"game": "gin", **request})
 
 
 def texts(cards):
@@ -543,6 +548,7 @@ def test_equal_totals_give_no_game_bonus():
 
 
 def test_the_winner_of_a_hand_deals_the_next_and_a_drawn_hand_is_dealt_again():
-    assert next_dealer("Ann", "Bob") == "Bob"
-    assert next_dealer("Ann", "Ann") == "Ann"
-    assert next_dealer("Ann", None) == "Ann"
+    # Seat 0 dealt; seat 1 won 25: seat 1 deals. Seat 0 won: seat 0 again. Drawn: the same.
+    assert GIN_RUMMY.next_dealer([0, 1], 0, {0, 1}, {0: 0, 1: 25}) == 1
+    assert GIN_RUMMY.next_dealer([0, 1], 0, {0, 1}, {0: 31, 1: 0}) == 0
+    assert GIN_RUMMY.next_dealer([0, 1], 1, {0, 1}, {0: 0, 1: 0}) == 1

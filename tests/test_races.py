@@ -11,7 +11,7 @@ from django.db import connections
 from django.test import Client
 
 from games.models import Game, Hand, HandChange
-from tests.conftest import hand_url
+from tests.helpers import hand_url
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -2,7 +2,7 @@
 
 import pytest
 
-from tests.conftest import hand_url
+from tests.helpers import hand_url
 
 pytestmark = pytest.mark.django_db
 

@@ -17,7 +17,7 @@ def test_signing_up_gives_a_new_group_and_logs_in(client):
 
 
 def test_log_in_and_out(client, member):
-    from tests.conftest import PASSWORD
+    from tests.factories import PASSWORD
 
     response = client.post("/login/", {"username": "ann", "password": PASSWORD})
     assert response.status_code == 302

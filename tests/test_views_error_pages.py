@@ -10,7 +10,7 @@ from django.test import Client, RequestFactory
 from django.utils.functional import SimpleLazyObject
 from django.views import defaults
 
-from games.errors import server_error
+from games.views.errors import server_error
 
 pytestmark = pytest.mark.django_db
 

@@ -8,7 +8,7 @@ import json
 import pytest
 
 from games.transfer import spreadsheet_cell
-from tests.conftest import hand_url
+from tests.helpers import hand_url
 
 pytestmark = pytest.mark.django_db
 

@@ -1,10 +1,10 @@
-import json
+import re
+from html import unescape
 
 import pytest
 
 from games.models import Game, GameNight, Hand, HandChange, Player
-from tests.conftest import hand_url
-from tests.helpers import save, seats
+from tests.helpers import hand_url, save, seats
 
 pytestmark = pytest.mark.django_db
 
@@ -290,8 +290,25 @@ def test_a_save_from_the_page_answers_with_the_hands_line_and_cards_only(
     assert response.status_code == 200
     assert response["HX-Reswap"] == "none" and response["HX-Trigger"] == "round-changed"
     assert response["X-Hand-Version"] == "1"
-    assert json.loads(response["X-Saved-Entry"])["cards"] == "KS QD 2C"
+    assert response["X-Saved-Key"] == Hand.objects.get(seat=seat).entry_key
     assert f'id="hand-line-{seat.pk}" hx-swap-oob="true"' in text
     assert "✓ saved · <strong>22</strong>" in text
     assert f'id="hand-shown-{seat.pk}" hx-swap-oob="true"' in text
     assert "picker" not in text  # the form the phone filled stays as it is
+
+
+def test_the_page_is_told_which_stored_hand_an_entry_would_be(signed_in, member, make_game):
+    """The scoring answer carries the entry's key and the saved hand's line the stored one's:
+    the same cards in another order are the same hand; another card is not."""
+    game = make_game(member)
+    seat = seats(game)[1]
+    preview = save(signed_in, game, 1, seat, "2C QD KS", htmx=True, save="")
+    key = re.search(r'data-entry-key="([^"]*)"', preview.content.decode()).group(1)
+    saved = save(signed_in, game, 1, seat, "KS QD 2C", htmx=True)
+    assert unescape(key) == saved["X-Saved-Key"] == Hand.objects.get(seat=seat).entry_key
+    other = save(signed_in, game, 1, seat, "KS QD 3C", htmx=True, save="")
+    other_key = re.search(r'data-entry-key="([^"]*)"', other.content.decode()).group(1)
+    assert unescape(other_key) != saved["X-Saved-Key"]
+    # Sent again as it is (its answer lost on the way), it is no new change.
+    again = save(signed_in, game, 1, seat, "2C KS QD", htmx=True)
+    assert again.status_code == 200 and HandChange.objects.filter(seat=seat).count() == 1

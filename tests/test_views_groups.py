@@ -3,6 +3,7 @@
 import pytest
 
 from games.models import Group, Membership
+from tests.factories import join
 
 pytestmark = pytest.mark.django_db
 
@@ -11,7 +12,7 @@ pytestmark = pytest.mark.django_db
 def bob(django_user_model, member):
     """A second login, a plain member of Ann's group."""
     user = django_user_model.objects.create_user(username="bob", password="Bob-pass-4242")
-    member.memberships.first().group.add_member(user)
+    join(member.memberships.first().group, user)
     return user
 
 

@@ -7,7 +7,7 @@ from django.test import Client
 from django.utils import timezone
 
 from games.models import GuestPass, HandChange
-from tests.conftest import hand_url
+from tests.helpers import hand_url
 
 pytestmark = pytest.mark.django_db
 

@@ -7,7 +7,7 @@ import pytest
 from bench.history_data import build_history
 from games.models import Group, HandChange, Membership, Player
 from games.transfer import export_json
-from tests.conftest import hand_url
+from tests.helpers import hand_url
 
 pytestmark = pytest.mark.django_db
 

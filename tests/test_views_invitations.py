@@ -6,6 +6,7 @@ import pytest
 from django.utils import timezone
 
 from games.models import Group, Invitation, Membership
+from tests.factories import join
 
 pytestmark = pytest.mark.django_db
 
@@ -44,7 +45,7 @@ def test_a_limited_link_counts_its_uses(signed_in, group):
 
 
 def test_a_plain_member_cannot_make_or_see_links(client, group, invitation, newcomer):
-    group.add_member(newcomer)
+    join(group, newcomer)
     client.force_login(newcomer)
     assert client.post("/group/invitations/new/", {"days": 7}).status_code == 403
     assert client.get(f"/group/invitations/{invitation.pk}/").status_code == 403

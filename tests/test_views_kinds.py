@@ -1,5 +1,5 @@
 """Every game is read from its description: the new-game form, the options list, the words
-and the picker come from games.engine.games, and nothing above the engine branches on it."""
+and the picker come from games.engine.kinds, and nothing above the engine branches on it."""
 
 import re
 from pathlib import Path
@@ -9,7 +9,7 @@ import pytest
 from games.engine import DRAWN, DROP, KINDS, MIDDLE_DROP, WENT_OUT, WRONG_DECLARATION
 from games.forms import NewGameForm
 from games.models import Game, Hand, Player
-from tests.conftest import hand_url
+from tests.helpers import hand_url
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -9,7 +9,8 @@ import pytest
 
 from games.engine import POINTS
 from games.models import Entry, Game, Membership
-from tests.conftest import hand_url
+from tests.factories import join
+from tests.helpers import hand_url
 
 pytestmark = pytest.mark.django_db
 
@@ -88,7 +89,7 @@ def test_a_member_of_two_groups_polls_only_the_current_groups_games(
 ):
     game = make_game(member)
     other = make_member("dee").memberships.get().group
-    other.add_member(bob)
+    join(other, bob)
     client.force_login(bob)
     live_url = f"/games/{game.pk}/live/"
     etag = shown_etag(client, f"/games/{game.pk}/")

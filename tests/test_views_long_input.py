@@ -10,7 +10,7 @@ from django.contrib.auth.forms import SetPasswordForm
 from django.db import models
 
 from games import forms
-from tests.conftest import hand_url
+from tests.helpers import hand_url
 
 pytestmark = pytest.mark.django_db
 

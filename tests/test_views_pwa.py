@@ -10,7 +10,7 @@ from django.contrib.staticfiles import finders
 from django.core.management import call_command
 from django.test import Client, override_settings
 
-from games.pwa import SHELL
+from games.views.pwa import SHELL
 
 pytestmark = pytest.mark.django_db
 

@@ -6,7 +6,7 @@ import re
 import pytest
 from django.contrib.auth import get_user_model
 
-from tests.conftest import PASSWORD
+from tests.factories import PASSWORD
 from tests.helpers import site_urls
 
 pytestmark = pytest.mark.django_db

@@ -9,8 +9,7 @@ import pytest
 from games.engine import POINTS, WENT_OUT
 from games.models import Entry, Hand, HandChange, Refused
 from games.transfer import export_json
-from tests.conftest import hand_url
-from tests.helpers import seats
+from tests.helpers import hand_url, seats
 
 pytestmark = pytest.mark.django_db
 

@@ -4,9 +4,9 @@ not stored, the entry kept, and the first requests after it returns succeed."""
 import pytest
 from django.test import Client
 
-from games.errors import UNREACHABLE
 from games.models import Hand, HandChange
-from tests.conftest import hand_url
+from games.views.errors import UNREACHABLE
+from tests.helpers import hand_url
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -62,7 +62,7 @@ def test_other_server_errors_stay_a_plain_500(phone_client, monkeypatch):
     def broken(*args, **kwargs):
         raise RuntimeError("not the database")
 
-    monkeypatch.setattr("games.views.render", broken)
+    monkeypatch.setattr("games.views.games.render", broken)
     response = phone_client.get("/")
     assert response.status_code == 500
     assert UNREACHABLE not in response.content.decode()

@@ -6,7 +6,7 @@ import re
 import pytest
 
 from games.templatetags.cards import card_text
-from tests.conftest import hand_url
+from tests.helpers import hand_url
 
 pytestmark = pytest.mark.django_db
 

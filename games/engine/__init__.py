@@ -2,8 +2,9 @@
 the `score_hands` command read games through this package."""
 
 from .cards import CardError
-from .games import (
+from .kinds import (
     KINDS,
+    MOST_PLAYERS,
     Extra,
     GameKind,
     HandInRound,
@@ -19,9 +20,9 @@ from .outcomes import (
     CARDS,
     DRAWN,
     DROP,
-    FIXED_NAMES,
     MAX_POINTS,
     MIDDLE_DROP,
+    NAMES,
     OUTCOMES,
     POINTS,
     WENT_OUT,
@@ -33,8 +34,9 @@ __all__ = [
     "CARDS",
     "DRAWN",
     "DROP",
-    "FIXED_NAMES",
+    "NAMES",
     "KINDS",
+    "MOST_PLAYERS",
     "MAX_POINTS",
     "MIDDLE_DROP",
     "OUTCOMES",

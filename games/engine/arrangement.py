@@ -1,4 +1,4 @@
-"""What scoring a hand produces, shared by both games."""
+"""What scoring a hand produces, shared by every game."""
 
 from dataclasses import dataclass
 

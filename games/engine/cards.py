@@ -50,10 +50,6 @@ class Card:
         return "" if self.is_joker else SUIT_SYMBOLS[self.suit]
 
     @property
-    def is_red(self) -> bool:
-        return self.suit in RED_SUITS
-
-    @property
     def colour(self) -> str:
         """The ink a face is printed in: red, black, star (Five Crowns) or joker."""
         if self.is_joker:

@@ -690,11 +690,6 @@ def final_lines(
     return lines
 
 
-def next_dealer(dealer, winner):
-    """The winner of a hand deals the next; after a drawn hand (no winner) the same dealer."""
-    return dealer if winner is None else winner
-
-
 # ---------------------------------------------------------------- the score_hands command
 
 
@@ -709,20 +704,8 @@ def _blank(value) -> bool:
     return value is None or value == []
 
 
-def score_request(request) -> dict:
-    """Answer one `"game": "gin"` line of score_hands as RULES.md writes it, under the rules
-    its "rules" names; input errors become {"ok": false, "error": ...}."""
-    try:
-        if not isinstance(request, dict):
-            raise CardError("each line must be a JSON object")
-        rules = GinRules.from_dict(request.get("rules"))
-        return {"ok": True, **command_answer(request, rules)}
-    except CardError as error:
-        return {"ok": False, "error": str(error)}
-
-
 def command_answer(request: dict, rules: GinRules) -> dict:
-    """The fields of score_request's answer to one line, without "ok", scoring it under `rules`
+    """The fields of a `"game": "gin"` line's answer, without "ok", scoring it under `rules`
     (its own "rules" is not read); bad input raises CardError with the message to show."""
     drawn = request.get("drawn", False)
     if not isinstance(drawn, bool):

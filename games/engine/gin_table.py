@@ -32,7 +32,6 @@ class HandReport:
     layoffs: list[tuple[str, int]]  # a card laid off, onto which of the knocker's melds (1-)
     unmelded: list[str]
     deadwood: int
-    name: str = ""  # the player's, filled in by the app
 
 
 @dataclass
@@ -55,9 +54,7 @@ class RoundReport:
     hands: list[HandReport] = field(default_factory=list)
     choices: list[ChoiceReport] = field(default_factory=list)
     choice_hand: int | None = None  # the hand whose save picks a choice
-    choice_for: object = None  # that hand as the app holds it, filled in by the app
     choice_name: str = LAID_DOWN  # what more the hand's entry says to pick a choice
-    choice_keep: list = field(default_factory=list)  # the rest it says, filled in by the app
 
 
 def upcard_of(extra: dict | None):

@@ -1,7 +1,7 @@
 """One line of the `score_hands` command: a JSON request in, a JSON-ready answer out."""
 
 from .cards import CardError
-from .games import kind_of
+from .kinds import kind_of
 
 
 def score_request(request) -> dict:

@@ -8,8 +8,9 @@
 // - what is entered is kept on the phone as a draft (per group, game, round and seat) until the
 //   server has it, so a reload, a locked phone or a closed browser loses nothing;
 // - a save made without a connection, or that fails on the way, waits and is sent again when
-//   the connection returns (or on "Try again"), with the version it started from, so the server
-//   still refuses to overwrite a hand another phone changed meanwhile.
+//   the connection returns (or on "Try again"), with the version it started from and the key
+//   this phone gave it, so the server still refuses to overwrite a hand another phone changed
+//   meanwhile, but knows a resend behind only this phone's own unanswered saves.
 (() => {
   if (!window.htmx) return;
 
@@ -37,6 +38,9 @@
 
   const panels = new Map(); // section id -> Panel
 
+  // A random key (crypto.randomUUID needs a secure context; a table's Wi-Fi is often plain http).
+  const newSaveKey = () => [...crypto.getRandomValues(new Uint8Array(16))].map((b) => b.toString(16).padStart(2, "0")).join("");
+
   class Panel {
     constructor(section) {
       this.section = section;
@@ -55,6 +59,7 @@
       this.typed = false; // that request reads typed cards: its reading becomes the chosen cards
       this.saving = false;
       this.memoryDraft = null;
+      this.scoredKey = null; // {asked, key}: the server's entry key for the entry last scored
     }
 
     // ------------------------------------------------------------------ the entry
@@ -147,6 +152,11 @@
     }
 
     scored(preview) {
+      // The server says which stored hand this entry would be (Hand.entry_key): a kept draft
+      // carries it, so the page can tell a draft the server already has without reading it.
+      this.scoredKey = { asked: this.asked, key: preview.dataset.entryKey || "" };
+      const draft = this.readDraft();
+      if (draft && this.current(this.asked)) this.keepDraft({ pending: draft.pending, version: draft.version });
       if (this.typed) {
         // What the server read from the typed text becomes the chosen cards.
         this.setCards((preview.dataset.cards || "").split(" ").filter(Boolean), { fromTyping: true });
@@ -182,8 +192,14 @@
 
     keepDraft({ pending, version }) {
       const old = this.readDraft();
+      const entry = this.entry();
+      const scored = this.scoredKey;
       const draft = {
-        ...this.entry(),
+        ...entry,
+        key: scored && scored.asked === JSON.stringify(entry) ? scored.key : "",
+        // This phone's key for the save, the same for every sending until the server has it:
+        // a resend behind only its own saves whose answers were lost is then no conflict.
+        saveKey: old?.saveKey || newSaveKey(),
         version: version ?? (old ? old.version : this.versionField.value),
         pending,
         at: Date.now(),
@@ -205,8 +221,8 @@
     restore() {
       const draft = this.readDraft();
       if (!draft) return;
-      const stored = this.section.dataset.savedEntry ? JSON.parse(this.section.dataset.savedEntry) : null;
-      if (stored && same(stored, draft)) {
+      const stored = this.section.dataset.savedKey;
+      if (stored && draft.key === stored) {
         this.dropDraft(); // the server has it already (its answer was lost on the way)
         return;
       }
@@ -247,9 +263,9 @@
 
     // The server has the hand (its line and cards came with the answer): the form keeps what
     // was entered, with the hand's new version; the panel closes and the next one opens.
-    saved(version, entry) {
+    saved(version, key) {
       this.versionField.value = version;
-      this.section.dataset.savedEntry = entry;
+      this.section.dataset.savedKey = key;
       this.dropDraft();
       this.showState(null);
       this.say("");
@@ -269,26 +285,6 @@
       next.querySelector("details").open = true;
       next.scrollIntoView({ block: "start" });
     }
-  }
-
-  // An entry as compared with the stored hand: cards in any order, points only when entered.
-  function same(stored, draft) {
-    const cards = (entry) => String(entry.cards || "").toUpperCase().split(/\s+/).filter(Boolean).sort().join(" ");
-    const points = (entry) => (entry.outcome === stored.points_outcome ? String(entry.points ?? "") : "");
-    // What more the entry says (an upcard), as the server keeps it: only what is filled in.
-    const extra = (said) =>
-      JSON.stringify(
-        Object.entries(said || {})
-          .map(([name, value]) => [name, String(value).toUpperCase()])
-          .filter(([, value]) => value)
-          .sort(),
-      );
-    return (
-      stored.outcome === draft.outcome &&
-      cards(stored) === cards(draft) &&
-      points(stored) === points(draft) &&
-      extra(stored.extra) === extra(draft.extra)
-    );
   }
 
   function setUp(section) {
@@ -370,7 +366,9 @@
     if (isSave(event.detail)) {
       panel.saving = true;
       parameters.set("save", "1");
-      parameters.set("version", panel.readDraft()?.version ?? panel.versionField.value);
+      const draft = panel.readDraft();
+      parameters.set("version", draft?.version ?? panel.versionField.value);
+      parameters.set("save_key", draft?.saveKey ?? "");
     } else {
       parameters.delete("save");
       panel.asked = JSON.stringify(panel.entry());
@@ -404,7 +402,7 @@
     panel.saving = false;
     const version = event.detail.xhr.getResponseHeader("X-Hand-Version");
     if (event.detail.successful && version) {
-      panel.saved(version, event.detail.xhr.getResponseHeader("X-Saved-Entry"));
+      panel.saved(version, event.detail.xhr.getResponseHeader("X-Saved-Key") || "");
       return;
     }
     if (!event.detail.successful && event.detail.xhr.status !== 409 && event.detail.xhr.status !== 422) {

@@ -16,7 +16,7 @@ from .cards import (
     parse_hand,
 )
 from .options import described, options_of
-from .outcomes import CARDS, DRAWN, FIXED_NAMES, MAX_POINTS, POINTS, WENT_OUT
+from .outcomes import CARDS, DRAWN, MAX_POINTS, NAMES, POINTS, WENT_OUT
 
 
 @dataclass
@@ -95,6 +95,11 @@ class RoundScore:
     report: object = None
 
 
+# The most players one game takes: every game's own limit is at most this (the new-game form,
+# the importer and the table's seats read it here).
+MOST_PLAYERS = 8
+
+
 def _no_pool(rules) -> int | None:
     return None
 
@@ -141,7 +146,7 @@ class GameKind:
     pool_limit: Callable[[object], int | None] = _no_pool  # the total that puts a player out
     # Outcomes that cost a fixed number of points instead of counting cards (pool Rummy's drops)
     fixed_penalties: Callable[[object], dict[str, int]] = _no_fixed_penalties
-    players: tuple[int, int] = (2, 8)  # the fewest and most players of a game
+    players: tuple[int, int] = (2, MOST_PLAYERS)  # the fewest and most players of a game
     cards_label: str = "Cards left"  # the outcome of a hand counted from its cards
     takes_points: bool = True  # a hand may be entered as a number
     own_points_word: str = "points"  # what a hand scored on its own counts: "deadwood"
@@ -225,7 +230,7 @@ class GameKind:
         """The ways a hand can end in this game, as the round page offers them."""
         choices = [(CARDS, self.cards_label), (WENT_OUT, self.went_out_label)]
         for outcome, points in self.fixed_penalties(rules).items():
-            name = FIXED_NAMES[outcome]
+            name = NAMES[outcome]
             choices.append((outcome, f"{name} ({points})" if points else name))
         if self.takes_points:
             choices.append((POINTS, "Points as a number"))
@@ -425,7 +430,7 @@ class GameKind:
         if enders:
             if not winners:
                 return []
-            said = FIXED_NAMES[self.round_enders[0]].lower()
+            said = NAMES[self.round_enders[0]].lower()
             return [
                 f"{', '.join(winners)} {self.went_out_word}, but {', '.join(enders)} said it "
                 f"was a {said}: change one of them"
@@ -475,7 +480,7 @@ def standings(seats: list[Seating], highest_wins: bool = False) -> list[tuple[in
     return places
 
 
-# ---------------------------------------------------------------- the three games
+# ---------------------------------------------------------------- the four games
 
 
 def _show(scored: Scored, arrangement) -> Scored:

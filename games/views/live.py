@@ -13,21 +13,19 @@ database, so any worker on any machine answers any phone.
 from django.db.models import Count, Sum
 from django.shortcuts import get_object_or_404, render
 from django.utils.cache import get_conditional_response, patch_cache_control, patch_vary_headers
-from django.utils.crypto import salted_hmac
 from django.views.decorators.http import require_safe
 
-from .access import (
+from ..access import (
     TableRequest,
-    Viewer,
-    activate_time_zone,
+    admit_guest,
     game_access,
     member_required,
     own_access,
-    quick_look,
     resolve_table,
-    viewer,
 )
-from .lookups import (
+from ..access.quick import quick_look
+from ..etags import game_etag, live_etag, night_etag, round_etag
+from ..lookups import (
     game_context,
     game_for,
     night_games,
@@ -35,28 +33,8 @@ from .lookups import (
     round_state,
     round_state_for,
 )
-from .models import Game, GameNight
-
-
-def _etag(seen_by: Viewer, version: int, *state) -> str:
-    """A page's state as an ETag, for this viewer: no cache between the phones and the server
-    can hand one group's table to another, and nobody can guess another's. It starts with the
-    version the page shows, so a poll says what it has seen."""
-    digest = salted_hmac("games.live", repr((version, state, seen_by)), algorithm="sha256")
-    return f'"{version}.{digest.hexdigest()[:32]}"'
-
-
-def game_etag(request: TableRequest, game: Game) -> str:
-    return _etag(viewer(request), game.version, "game", game.pk, game.night.date)
-
-
-def round_etag(request: TableRequest, game: Game, number: int) -> str:
-    return _etag(viewer(request), game.version, "round", game.pk, number)
-
-
-def night_etag(request: TableRequest, night: GameNight, games: int, versions: int) -> str:
-    """The night's date, how many games it has and the sum of their versions (each only grows)."""
-    return _etag(viewer(request), versions, "night", night.pk, night.date, games)
+from ..models import GameNight
+from ..time_zones import activate_time_zone
 
 
 def _seen_version(request: TableRequest) -> int | None:
@@ -88,7 +66,7 @@ def game_live(request: TableRequest, game_id):
     quick = quick_look(request, "game", game_id)
     if quick is not None:
         seen_by, row = quick
-        etag = _etag(seen_by, row["version"], "game", row["pk"], row["date"])
+        etag = live_etag(seen_by, row["version"], "game", row["pk"], row["date"])
         if (answer := _unchanged(request, etag)) is not None:
             return answer
     resolve_table(request)
@@ -111,11 +89,11 @@ def round_live(request: TableRequest, game_id, number):
     quick = quick_look(request, "game", game_id)
     if quick is not None:
         seen_by, row = quick
-        etag = _etag(seen_by, row["version"], "round", row["pk"], number)
+        etag = live_etag(seen_by, row["version"], "round", row["pk"], number)
         if (answer := _unchanged(request, etag)) is not None:
             return answer
         # Changed, and who asks is known: what changed, read for this game alone.
-        request.as_guest = seen_by.user_id is None
+        admit_guest(request, game_id)
         activate_time_zone(request, seen_by.time_zone)
         state = round_state(row["pk"], number)
         return _answer(request, etag, lambda: _round_changed(request, state))
@@ -143,7 +121,7 @@ def night_live(request: TableRequest, night_id):
     quick = quick_look(request, "night", night_id)
     if quick is not None:
         seen_by, row = quick
-        etag = _etag(seen_by, row["versions"], "night", row["pk"], row["date"], row["games"])
+        etag = live_etag(seen_by, row["versions"], "night", row["pk"], row["date"], row["games"])
         if (answer := _unchanged(request, etag)) is not None:
             return answer
     resolve_table(request)

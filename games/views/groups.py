@@ -1,8 +1,8 @@
-"""A group's members: switching between groups, renaming, owners, removing and leaving."""
+"""The group: its page (the leaderboard and the time zone it shows times in), its members
+(switching between groups, renaming, owners, removing and leaving) and its invitations."""
 
 from datetime import timedelta
 
-from django import forms
 from django.contrib import messages
 from django.contrib.auth.views import redirect_to_login
 from django.db import transaction
@@ -10,22 +10,63 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
-from .access import TableRequest, member_required, owner_required, switch_group
-from .models import REMOVED, Group, Invitation, Membership, Refused, Removal
+from ..access import TableRequest, member_required, owner_required, removed_since, switch_group
+from ..forms import GroupNameForm, InvitationForm, LeaderboardFilter, PlayerForm, TimeZoneForm
+from ..history import leaderboard
+from ..models import Invitation, Membership, Player, Refused, Removal
+from ..qr import qr_svg
+from ..time_zones import phone_zone
 
 
-class GroupNameForm(forms.ModelForm):
-    class Meta:
-        model = Group
-        fields = ["name"]
-        labels = {"name": "Group name"}
-        error_messages = {"name": {"required": "Give the group a name."}}
+@member_required
+@require_http_methods(["GET", "HEAD", "POST"])
+def players(request: TableRequest):
+    form = PlayerForm(request.POST or None, group=request.group)
+    if request.method == "POST" and form.is_valid():
+        Player.objects.create(group=request.group, name=form.cleaned_data["name"])
+        messages.success(request, f"{form.cleaned_data['name']} added.")
+        return redirect("players")
+    listed = Player.objects.filter(group=request.group)
+    return render(request, "games/players.html", {"form": form, "players": listed})
 
-    def clean_name(self):
-        name = " ".join(self.cleaned_data["name"].split())
-        if not name:
-            raise forms.ValidationError("Give the group a name.")
-        return name
+
+@member_required
+@require_safe
+def leaderboard_page(request: TableRequest):
+    return _leaderboard(request)
+
+
+def _leaderboard(request: TableRequest, zone_form=None):
+    form = LeaderboardFilter(request.GET or None)
+    rows = None  # no board at all for a choice that makes no sense, only its error
+    if form.is_valid() or not form.is_bound:
+        data = form.cleaned_data if form.is_bound else {}
+        rows = leaderboard(
+            request.group, data.get("kind") or None, data.get("start"), data.get("end")
+        )
+    zone_form = zone_form or TimeZoneForm(
+        initial={"time_zone": request.group.time_zone}, phone_zone=phone_zone(request)
+    )
+    context = {"form": form, "rows": rows, "zone_form": zone_form}
+    status = 422 if zone_form.errors else 200
+    return render(request, "games/leaderboard.html", context, status=status)
+
+
+@member_required
+@require_POST
+def group_time_zone(request: TableRequest):
+    """The group's time zone, or none: then each phone shows times in its own."""
+    form = TimeZoneForm(request.POST, phone_zone=phone_zone(request))
+    if not form.is_valid():
+        return _leaderboard(request, zone_form=form)
+    group = request.group
+    group.time_zone = form.cleaned_data["time_zone"]
+    group.save(update_fields=["time_zone"])
+    if group.time_zone:
+        messages.success(request, f"Times are now shown in {group.time_zone.replace('_', ' ')}.")
+    else:
+        messages.success(request, "Times are now shown in each phone's own time zone.")
+    return redirect("leaderboard")
 
 
 def _members_context(request: TableRequest, rename_form=None):
@@ -128,25 +169,6 @@ def leave(request: TableRequest):
     return redirect("home")
 
 
-class InvitationForm(forms.Form):
-    days = forms.IntegerField(label="Valid for (days)", min_value=1, max_value=30, initial=7)
-    max_uses = forms.IntegerField(
-        label="How many people may use it",
-        min_value=1,
-        max_value=500,
-        required=False,
-        help_text="Leave empty for no limit.",
-    )
-
-
-def qr_svg(link: str, title: str) -> str:
-    """The link as a QR code, inline SVG drawn on the server (classes only, no style)."""
-    import segno
-
-    code = segno.make(link, error="m")
-    return code.svg_inline(scale=4, border=2, omitsize=True, svgclass="qr", title=title)
-
-
 @owner_required
 @require_POST
 def new_invitation(request: TableRequest):
@@ -208,13 +230,8 @@ def invitation(request: TableRequest, token):
             (m for m in request.memberships if m.group_id == invitation.group_id), None
         )
     problem = None if membership else invitation.problem()
-    if (
-        problem is None
-        and membership is None
-        and request.user.is_authenticated
-        and Removal.keeps_out(request.user, invitation.group_id, invitation.created_at)
-    ):
-        problem = REMOVED
+    if problem is None and membership is None:
+        problem = removed_since(request.user, invitation.group_id, invitation.created_at)
     if request.method == "POST" and problem is None:
         if not request.user.is_authenticated:
             return redirect_to_login(request.path)

@@ -1,30 +1,13 @@
 """Phones without an account at one game: a member shows a QR code, the phone names itself."""
 
-from django import forms
 from django.contrib import messages
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
-from .access import TableRequest, let_guest_in, member_required
-from .group_views import qr_svg
-from .models import REMOVED, Game, GuestPass, Removal
-
-DEVICE_LENGTH = 40
-
-
-class DeviceForm(forms.Form):
-    device = forms.CharField(
-        label="Name this phone",
-        max_length=DEVICE_LENGTH,
-        help_text="Hands you save are recorded as 'guest on' this name, e.g. Bob's phone.",
-        error_messages={"required": "Type a name for this phone, e.g. Bob's phone."},
-    )
-
-    def clean_device(self):
-        device = " ".join(self.cleaned_data["device"].split())
-        if not device:
-            raise forms.ValidationError("Type a name for this phone, e.g. Bob's phone.")
-        return device
+from ..access import TableRequest, let_guest_in, member_required, removed_since
+from ..forms import DeviceForm
+from ..models import Game, GuestPass
+from ..qr import qr_svg
 
 
 @member_required
@@ -70,10 +53,9 @@ def guest_join(request: TableRequest, game_id, token):
     problem = guest_pass.problem()
     if problem:
         return render(request, "games/guest_join.html", {"problem": problem}, status=410)
-    if request.user.is_authenticated and Removal.keeps_out(
-        request.user, guest_pass.game.group_id, guest_pass.created_at
-    ):
-        return render(request, "games/guest_join.html", {"problem": REMOVED}, status=403)
+    removed = removed_since(request.user, guest_pass.game.group_id, guest_pass.created_at)
+    if removed:
+        return render(request, "games/guest_join.html", {"problem": removed}, status=403)
     form = DeviceForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         let_guest_in(request, guest_pass, form.cleaned_data["device"])

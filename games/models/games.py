@@ -1,0 +1,291 @@
+"""Game nights, the games played on them, their seats, and the guest links that let a phone
+without an account into one game."""
+
+from datetime import timedelta
+
+from django.conf import settings
+from django.db import models, transaction
+from django.db.models import Q
+from django.urls import reverse
+from django.utils import timezone
+
+from games import engine
+
+from .groups import new_token
+from .hands import Hand
+from .players import Player
+from .rounds import Round
+
+GAME_KINDS = [(kind.slug, kind.name) for kind in engine.KINDS.values()]
+# A game started within this long of the group's last one joins the same game night, so play
+# past midnight stays on one night.
+SAME_EVENING = timedelta(hours=8)
+
+
+class GameNightQuerySet(models.QuerySet):
+    def for_new_game(self, group, date) -> "GameNight":
+        """The game night a new game joins: the one whose last game started within the same
+        evening (past midnight included) when the game is for today, else the group's night
+        of that date, or a new one."""
+        if date == timezone.localdate():
+            recent = (
+                Game.objects.filter(group=group, created_at__gte=timezone.now() - SAME_EVENING)
+                .select_related("night")
+                .order_by("-created_at")
+                .first()
+            )
+            if recent:
+                return recent.night
+        night = self.filter(group=group, date=date).first()
+        return night or self.create(group=group, date=date)
+
+
+class GameNight(models.Model):
+    """An evening at the table; the games started that evening share it."""
+
+    group = models.ForeignKey("Group", on_delete=models.CASCADE, related_name="nights")
+    date = models.DateField()
+    created_at = models.DateTimeField(default=timezone.now)
+
+    objects = GameNightQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["-date", "-created_at"]
+
+    def __str__(self):
+        return f"Game night {self.date:%a %d %b %Y}"
+
+    def get_absolute_url(self):
+        return reverse("night", args=[self.pk])
+
+
+class GameQuerySet(models.QuerySet):
+    def start(
+        self,
+        *,
+        group,
+        kind: str,
+        players,
+        rules: dict,
+        date=None,
+        user=None,
+        night=None,
+        created_at=None,
+        first_round=True,
+    ) -> "Game":
+        """Start a game: the players seated in order from the first dealer going left (names
+        or Players), its options stored, and its first round open for entry."""
+        definition = engine.kind_of(kind)
+        stored = definition.rules_from(rules).to_dict()
+        with transaction.atomic():
+            if players and isinstance(players[0], str):
+                players = Player.objects.named(group, players)
+            if night is None:
+                night = GameNight.objects.for_new_game(group, date or timezone.localdate())
+            game = self.create(
+                group=group,
+                night=night,
+                kind=definition.slug,
+                rules=stored,
+                created_by=user,
+                created_at=created_at or timezone.now(),
+            )
+            seats = Seat.objects.bulk_create(
+                Seat(game=game, player=player, position=i) for i, player in enumerate(players)
+            )
+            if first_round:
+                Round.objects.create(game=game, number=1, dealer=seats[0])
+        return game
+
+
+class Game(models.Model):
+    group = models.ForeignKey("Group", on_delete=models.CASCADE, related_name="games")
+    night = models.ForeignKey("GameNight", on_delete=models.PROTECT, related_name="games")
+    kind = models.CharField(max_length=20, choices=GAME_KINDS)
+    # The options chosen when the game was created, so old results keep their meaning.
+    rules = models.JSONField(default=dict)
+    created_at = models.DateTimeField(default=timezone.now)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL
+    )
+    finished_at = models.DateTimeField(null=True, blank=True)
+    # Counts the game's changes (a hand saved, the game finished or reopened): phones following
+    # the table live compare it with the one they showed, one cheap query per poll.
+    version = models.PositiveIntegerField(default=1)
+
+    objects = GameQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["-created_at"]
+
+    def __str__(self):
+        return f"{self.kind_def.name} on {self.night.date:%d %b %Y}"
+
+    def get_absolute_url(self):
+        return reverse("game", args=[self.pk])
+
+    @property
+    def kind_def(self) -> engine.GameKind:
+        """The game's description in the engine: words, rounds, deck, options, scoring."""
+        return engine.KINDS[self.kind]
+
+    @property
+    def engine_rules(self):
+        """The rules as the engine's dataclass."""
+        cached = getattr(self, "_engine_rules", None)
+        if cached is None or cached[0] != self.rules:
+            cached = (self.rules, self.kind_def.rules_from(self.rules))
+            self._engine_rules = cached
+        return cached[1]
+
+    @property
+    def options(self) -> list[tuple[str, str]]:
+        return self.kind_def.describe(self.engine_rules)
+
+    @property
+    def pool_limit(self) -> int | None:
+        return self.kind_def.pool_limit(self.engine_rules)
+
+    def seatings(self, seats, before: int | None = None, rows=None) -> list[engine.Seating]:
+        """Each seat's running total as the engine's table rules see it, from its hands'
+        points as (seat id, round number, points) rows: those given, or the game's hands read
+        here (of the rounds before `before`, or all)."""
+        if rows is None:
+            hands = Hand.objects.filter(round__game=self)
+            if before is not None:
+                hands = hands.filter(round__number__lt=before)
+            rows = hands.values_list("seat_id", "round__number", "points")
+        by_seat: dict[int, dict[int, int]] = {seat.pk: {} for seat in seats}
+        for seat_id, number, points in rows:
+            by_seat[seat_id][number] = points
+        return self.kind_def.seatings(
+            ((seat.pk, seat.position, by_seat[seat.pk]) for seat in seats), self.engine_rules
+        )
+
+    def rematch_seats(self) -> list["Seat"]:
+        """The seats in the same order around the table, starting from the next dealer: the
+        player to the left of whoever dealt the last round played (out of the pool or not,
+        everyone is back in)."""
+        seats = list(self.seats.select_related("player"))
+        rounds = self.rounds.order_by("-number")
+        played = rounds.filter(Q(completed_at__isnull=False) | Q(hands__isnull=False)).first()
+        last = played or rounds.first()
+        if last is None:
+            return seats
+        positions = [seat.position for seat in seats]
+        first = engine.next_dealer(positions, last.dealer.position, set(positions))
+        start = positions.index(first)
+        return seats[start:] + seats[:start]
+
+    def current_round(self) -> "Round | None":
+        """The round being played: the first one not complete (None when the game is over)."""
+        if self.finished_at:
+            return None
+        return self.rounds.filter(completed_at__isnull=True).select_related("dealer").first()
+
+    def changed(self) -> int:
+        """Count a change of the game, inside the transaction that makes it (which holds the
+        game's row): a phone that sees the new version then reads what was committed with it."""
+        self.version += 1
+        Game.objects.filter(pk=self.pk).update(version=self.version)
+        return self.version
+
+    def _lock(self) -> "Game":
+        """Lock the game's rounds, then the game: the same order as a save, which locks its
+        round and may then finish the game, so the two never wait on each other."""
+        list(Round.objects.select_for_update().filter(game_id=self.pk).order_by("number"))
+        return Game.objects.select_for_update().get(pk=self.pk)
+
+    def finish(self) -> None:
+        """End the game now. An open round keeps what was entered in it (its hands count; a
+        round with none shows nowhere) and goes on if the game is reopened."""
+        with transaction.atomic():
+            game = self._lock()
+            if game.finished_at:
+                self.finished_at = game.finished_at
+                return
+            game.finished_at = self.finished_at = timezone.now()
+            game.save(update_fields=["finished_at"])
+            game.end_guest_passes()
+            self.version = game.changed()
+
+    def end_guest_passes(self) -> None:
+        """A finished game's guest links end for good, even if it is reopened."""
+        self.guest_passes.filter(ended_at__isnull=True).update(ended_at=self.finished_at)
+
+    def reopen(self) -> None:
+        """Take a finished game back into play; its next round opens if it has none open."""
+        with transaction.atomic():
+            game = self._lock()
+            if not game.finished_at:
+                self.finished_at = None
+                return
+            game.finished_at = self.finished_at = None
+            game.save(update_fields=["finished_at"])
+            self.version = game.changed()
+            last = game.rounds.order_by("-number").first()
+            if last is None:
+                Round.objects.create(game=game, number=1, dealer=game.seats.first())
+            elif last.completed_at is not None:
+                last = Round.locked(game.pk, last.number)
+                last.open_next(last.table(), finish=False)
+
+
+class Seat(models.Model):
+    """A player's place at a game; position 0 dealt first and the deal passes left."""
+
+    game = models.ForeignKey("Game", on_delete=models.CASCADE, related_name="seats")
+    player = models.ForeignKey("Player", on_delete=models.PROTECT, related_name="seats")
+    position = models.PositiveSmallIntegerField()
+
+    class Meta:
+        ordering = ["position"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "position"], name="unique_seat_position"),
+            models.UniqueConstraint(fields=["game", "player"], name="unique_player_per_game"),
+        ]
+
+    def __str__(self):
+        return f"{self.player} (seat {self.position + 1})"
+
+
+GUEST_LIFE = timedelta(hours=12)
+
+
+class GuestPass(models.Model):
+    """A link that lets a phone without an account enter hands in one game, for 12 hours or
+    until the game is finished."""
+
+    game = models.ForeignKey("Game", on_delete=models.CASCADE, related_name="guest_passes")
+    token = models.CharField(max_length=64, unique=True, default=new_token)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(default=timezone.now)
+    # When the game was finished: the pass ended for good (reopening the game does not
+    # bring it back; an owner makes a new one).
+    ended_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-pk"]
+
+    def __str__(self):
+        return f"Guest pass to game {self.game_id}"
+
+    def get_absolute_url(self):
+        return reverse("guest_join", args=[self.game_id, self.token])
+
+    @property
+    def expires_at(self):
+        return self.created_at + GUEST_LIFE
+
+    def problem(self) -> str | None:
+        """Why this pass no longer lets anyone in, or None while it does."""
+        if self.ended_at or self.game.finished_at:
+            return (
+                "This game was finished, so this guest link no longer lets anyone in: "
+                "ask at the table for a new one."
+            )
+        if self.expires_at <= timezone.now():
+            return "This guest link has expired: guest links last 12 hours."
+        return None

@@ -1,0 +1,165 @@
+"""A round at the table: its page, each hand's entry (scored as it stands, or saved), and the
+undo of its last save."""
+
+from dataclasses import replace
+
+from django.contrib import messages
+from django.http import Http404, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.http import require_POST, require_safe
+
+from games import engine
+from games.engine.cards import format_cards
+
+from ..access import TableRequest, game_access, saver
+from ..etags import round_etag
+from ..forms import HandForm
+from ..lookups import (
+    round_changes_list,
+    round_context,
+    round_for,
+    round_state_for,
+    round_status,
+    seats_for,
+    whole_number,
+)
+from ..models import Conflict, Game, Refused, Round, entry_key
+from ..panels import HandPanel
+
+
+@game_access
+@require_safe
+def round_page(request: TableRequest, game_id, number):
+    if request.htmx and request.htmx.target != "round-changes-list":
+        # The round's summary, asked again after each save (as every phone's poll draws it).
+        state = round_state_for(request, game_id, number)
+        context = round_status(state.round, state.table, state.last_save, state.report)
+        return render(request, "games/round.html#round-status", context)
+    round_ = round_for(request, game_id, number)
+    if request.htmx:  # the changes, opened
+        context = {"changes": round_changes_list(round_)}
+        return render(request, "games/round.html#round-changes", context)
+    context = round_context(round_) | {"live_etag": round_etag(request, round_.game, number)}
+    # "I'm entering for": a phone picks the one seat whose hand it enters; that panel opens.
+    entering_for = whole_number(request.GET.get("seat"))
+    if any(panel.seat.pk == entering_for for panel in context["panels"]):
+        context["entering_for"] = entering_for
+        context["panels"].sort(key=lambda panel: panel.seat.pk != entering_for)
+    return render(request, "games/round.html", context)
+
+
+@game_access
+@require_POST
+def hand_entry(request: TableRequest, game_id, number, seat_id):
+    """A hand's entry: scored as it stands (the phone shows the melds and points), or saved."""
+    seats = seats_for(request, game_id, number)
+    seat = next((seat for seat in seats if seat.pk == seat_id), None)
+    if seat is None:
+        raise Http404("No such seat")
+    game = seat.game
+    form = HandForm(request.POST, game=game)
+    valid = form.is_valid()
+    entry = form.entry()
+    if request.htmx and not form.saving:
+        return _preview(request, game, number, seat, entry, form)
+    if not form.saving or not valid:
+        round_ = _round_of(game, number)
+        panel = HandPanel.entering(round_, seat, _hand(round_, seat), entry, error=form.problem())
+        return _answer_hand(request, round_, panel, status=422 if form.saving else 200)
+    try:
+        saved, _ = Round(game=game, number=number).save_hand(
+            seat, entry, seats=seats, saver=saver(request)
+        )
+    except Conflict as conflict:
+        round_ = _round_of(game, number)
+        shown = replace(entry, version=conflict.saved.version)
+        panel = HandPanel.entering(round_, seat, conflict.saved, shown, conflict=conflict.saved)
+        return _answer_hand(request, round_, panel, status=409)
+    except Refused as refusal:
+        round_ = _round_of(game, number)
+        panel = HandPanel.entering(round_, seat, _hand(round_, seat), entry, error=str(refusal))
+        return _answer_hand(request, round_, panel, status=422)
+    if not request.htmx:
+        messages.success(request, f"{seat.player.name}'s hand saved.")
+        return redirect(saved.round)
+    # Taken: the hand's line and cards are sent to be swapped in (the form the phone filled
+    # stays as it is, with the hand's new version), and the round's summary asks again.
+    panel = HandPanel.saved(saved.round, seat, saved, saved_now=True, picker=False)
+    context = {"game": game, "kind": game.kind_def, "round": saved.round, "panel": panel}
+    response = render(request, "games/round.html#hand-saved", context)
+    response["HX-Reswap"] = "none"
+    response["HX-Trigger"] = "round-changed"
+    response["X-Hand-Version"] = str(saved.version)
+    response["X-Saved-Key"] = saved.entry_key
+    return response
+
+
+def _round_of(game: Game, number: int) -> Round:
+    round_ = get_object_or_404(game.rounds.select_related("dealer__player"), number=number)
+    round_.game = game
+    return round_
+
+
+def _hand(round_: Round, seat):
+    return round_.hands.filter(seat=seat).first()
+
+
+def _preview(request: TableRequest, game: Game, number: int, seat, entry, form) -> HttpResponse:
+    """The melds and points of a hand as it stands, in place of the panel's preview only: the
+    phone has drawn the chosen cards itself. It says which stored hand the entry would be
+    (`entry_key`), so a draft kept on the phone can tell when the server has it."""
+    kind, rules = game.kind_def, game.engine_rules
+    scored = kind.score(entry.outcome, entry.cards, number, rules, entry.entered, entry.extra)
+    problem = form.problem()
+    sizes = kind.holds(number, entry.outcome)
+    counting = engine.takes_cards(entry.outcome) and 0 < len(scored.cards) < min(sizes)
+    context = {
+        "game": game,
+        "kind": kind,
+        "seat": seat,
+        "scored": scored,
+        "wild_rank": kind.wild_rank(number, rules),
+        "complete": len(scored.cards) in sizes,
+        "problem": problem or (None if counting else scored.error),
+        "read": " ".join(str(card) for card in scored.cards),
+        "entry_key": entry_key(entry.state(format_cards(scored.cards))),
+    }
+    response = render(request, "games/round.html#hand-preview", context)
+    response["HX-Retarget"] = f"#preview-{seat.pk}"
+    response["HX-Reswap"] = "outerHTML"
+    return response
+
+
+def _answer_hand(request: TableRequest, round_: Round, panel, status=200):
+    game = round_.game
+    if request.htmx:
+        context = {
+            "game": game,
+            "kind": game.kind_def,
+            "round": round_,
+            "panel": panel,
+            "outcomes": game.kind_def.outcomes(game.engine_rules),
+        }
+        return render(request, "games/round.html#hand-panel", context, status=status)
+    context = round_context(round_, panels={panel.seat.pk: panel})
+    return render(request, "games/round.html", context, status=status)
+
+
+@game_access
+@require_POST
+def undo_save(request: TableRequest, game_id, number):
+    """Take back the round's last save (the one the page offered, if another came since the
+    undo is refused and the page shows the new last save). The game's guest may too, its own."""
+    round_ = round_for(request, game_id, number)
+    expected = whole_number(request.POST.get("change"))
+    try:
+        undo = round_.undo_last(expected=expected, saver=saver(request))
+    except Refused as refusal:
+        messages.error(request, f"Nothing was undone: {refusal}.")
+        return redirect(round_)
+    name = undo.seat.player.name
+    if undo.removed_hand:
+        messages.success(request, f"Undone: {name}'s hand is not entered any more.")
+    else:
+        messages.success(request, f"Undone: {name}'s hand is back to {undo.new_summary}.")
+    return redirect(round_)
