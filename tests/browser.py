@@ -75,7 +75,8 @@ def sign_up(page, username="table"):
 
 def start_game(page, kind_label, players, choices=()):
     """Start a game from the new-game form: its kind, the players, any options' choices."""
-    page.goto("/games/new/")
+    if not page.url.endswith("/games/new/"):
+        page.goto("/games/new/")
     page.get_by_text(kind_label, exact=True).click()
     page.get_by_label("Players, starting with the first dealer and going left").fill(players)
     for choice in choices:

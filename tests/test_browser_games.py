@@ -11,7 +11,15 @@ from playwright.sync_api import expect
 from games.engine import CARDS, WENT_OUT
 from games.engine.cards import parse_hand
 from games.models import Entry, Game
-from tests.browser import enter_hand, save_round, screenshot, sign_up, start_game, totals_on_table
+from tests.browser import (
+    PHONE,
+    enter_hand,
+    save_round,
+    screenshot,
+    sign_up,
+    start_game,
+    totals_on_table,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -47,10 +55,37 @@ def three_thirteen_hands(round_number: int):
     return winner, losers
 
 
+# Where "More options" and "Start the game" may begin and end on a new-game page at 390x844:
+# choosing a game, naming the players and starting take one screen and at most one scroll.
+MORE_OPTIONS_BY = 1.5 * PHONE["height"]
+START_BY = 2 * PHONE["height"]
+
+
+def check_new_game_fits(page):
+    """The new-game page, as a new group meets it: Three Thirteen chosen; then each game in
+    turn, only its options shown, those rarely changed closed away, all in reach."""
+    expect(page.get_by_label("Three Thirteen")).to_be_checked()
+    for radio in page.locator("input[name=kind]").all():
+        radio.check()
+        kind = radio.get_attribute("value")
+        shown = page.locator(".options[data-game]:visible")
+        expect(shown).to_have_count(1)
+        expect(shown).to_have_attribute("data-game", kind)
+        more = shown.locator("details.more-options")
+        if more.count():
+            expect(more).not_to_have_attribute("open", "")
+            top = more.evaluate("(e) => e.getBoundingClientRect().top + scrollY")
+            assert top <= MORE_OPTIONS_BY, f"{kind}: More options begins at {top}px"
+        start = page.get_by_role("button", name="Start the game")
+        bottom = start.evaluate("(e) => e.getBoundingClientRect().bottom + scrollY")
+        assert bottom <= START_BY, f"{kind}: Start the game ends at {bottom}px"
+
+
 def test_a_whole_game_of_three_thirteen_for_three_players(phone, live_server):
     page = phone
     sign_up(page)
     screenshot(page, "new-game", audit=False)
+    check_new_game_fits(page)
     start_game(page, "Three Thirteen", "Ann, Bob, Cid")
     names = ["Ann", "Bob", "Cid"]
     expected = dict.fromkeys(names, 0)

@@ -3,6 +3,7 @@
 import pytest
 from playwright.sync_api import expect
 
+from games.engine import KINDS
 from tests.browser import PHONE, screenshot
 
 pytestmark = pytest.mark.browser
@@ -18,16 +19,24 @@ def plain_phone(browser, live_server):
     context.close()
 
 
-def test_a_hand_is_entered_and_saved_without_javascript(plain_phone, member, make_game, client):
+def test_a_game_is_started_and_a_hand_saved_without_javascript(plain_phone, member):
+    from games.models import Game, Player
     from tests.factories import PASSWORD
 
-    game = make_game(member, names=("Ann", "Bob"))
+    Player.objects.create(group=member.memberships.get().group, name="Ann")
     page = plain_phone
     page.goto("/login/")
     page.get_by_label("Username").fill("ann")
     page.get_by_label("Password").fill(PASSWORD)
     page.get_by_role("button", name="Log in").click()
-    page.goto(f"/games/{game.pk}/rounds/1/")
+    # Every game's options stay (no script shows the chosen one's), the first game chosen.
+    page.goto("/games/new/")
+    expect(page.locator(".options[data-game]:visible")).to_have_count(len(KINDS))
+    expect(page.get_by_role("button", name="Ann", exact=True)).to_be_hidden()  # a chip needs it
+    page.get_by_label("Players, starting with the first dealer and going left").fill("Ann, Bob")
+    page.get_by_role("button", name="Start the game").click()
+    expect(page.locator("h1")).to_have_text("Round 1 of 11")
+    game = Game.objects.get()
     ann = page.locator("section.hand-panel").first
     for name in ("5 of hearts", "6 of hearts", "7 of hearts"):
         ann.get_by_role("button", name=name, exact=True).click()

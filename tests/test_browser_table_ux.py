@@ -116,6 +116,16 @@ def test_finish_asks_then_rematch_seats_the_next_dealer(browser, live_server, me
     ).to_have_value("Bob, Cid, Ann")
     expect(page.get_by_label("Three Thirteen")).to_be_checked()
     screenshot(page, "rematch", audit=False)
+    # The group's players, one tap each: shown as picked, taken out, put back at the end.
+    players = page.get_by_label("Players, starting with the first dealer and going left")
+    for name in ("Ann", "Bob", "Cid"):
+        expect(page.get_by_role("button", name=name)).to_have_attribute("aria-pressed", "true")
+    page.get_by_role("button", name="Bob").click()
+    expect(players).to_have_value("Cid, Ann")
+    expect(page.get_by_role("button", name="Bob")).to_have_attribute("aria-pressed", "false")
+    page.get_by_role("button", name="Bob").click()
+    expect(players).to_have_value("Cid, Ann, Bob")
+    players.fill("Bob, Cid, Ann")
     page.get_by_role("button", name="Start the game").click()
     expect(page.locator(".round-facts")).to_contain_text("Bob deals")
     context.close()

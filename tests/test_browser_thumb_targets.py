@@ -1,5 +1,7 @@
 """Every page at 360x780: everything a thumb can tap is at least 44x44 px, the top bar is one
-line, and nothing scrolls sideways."""
+line, nothing scrolls sideways, every radio and checkbox sits on its label's first line, and
+nothing logs an error or meets the Content-Security-Policy, with every panel open and the
+round's changes opened (fetched) and closed (not fetched)."""
 
 import pytest
 from playwright.sync_api import expect
@@ -70,6 +72,73 @@ SMALL_TARGETS = """(selector) => {
 }""" % {"tap": TAP}  # noqa: UP031
 
 
+# A radio or checkbox against its label's words: how far its centre is from the middle of their
+# first line, and the gap between it and them (px).
+ALIGNMENT = """() => {
+  const found = [];
+  for (const input of document.querySelectorAll("input[type=radio], input[type=checkbox]")) {
+    const box = input.getBoundingClientRect();
+    if (!box.width || input.closest("[hidden], details:not([open]) > :not(summary)")) continue;
+    const what = `${input.name}=${input.value}`;
+    const label = input.closest("label") || document.querySelector(`label[for="${input.id}"]`);
+    const words = label && document.createTreeWalker(label, NodeFilter.SHOW_TEXT, (node) =>
+      node.textContent.trim() ? NodeFilter.FILTER_ACCEPT : NodeFilter.FILTER_SKIP).nextNode();
+    if (!words) { found.push({ what, off: Infinity, gap: 0 }); continue; }
+    const range = document.createRange();
+    range.selectNodeContents(words);
+    const line = range.getClientRects()[0];
+    const off = box.top + box.height / 2 - (line.top + line.height / 2);
+    found.push({ what, off, gap: line.left - box.right });
+  }
+  return found;
+}"""
+ALIGNED = 2  # px between a control's centre and its label's first line, at most
+GAP = 4  # px between a control and its label's words, at least
+
+# Recorded in every page before its scripts run: policy violations, and the requests htmx makes
+# for a round's changes.
+WATCH = """
+window.__violations = [];
+document.addEventListener("securitypolicyviolation", (event) => {
+  window.__violations.push(`${event.violatedDirective} ${event.blockedURI}`);
+});
+window.__changesAsked = 0;
+window.__changesSwapped = 0;
+document.addEventListener("htmx:beforeRequest", (event) => {
+  if (event.detail.elt.id === "round-changes") window.__changesAsked += 1;
+});
+document.addEventListener("htmx:afterSettle", (event) => {
+  if (event.detail.elt.id === "round-changes-list") window.__changesSwapped += 1;
+});
+"""
+CLOSE_CHANGES = """async () => {
+  const changes = document.querySelector("#round-changes");
+  const closed = new Promise((done) => changes.addEventListener("toggle", done, { once: true }));
+  changes.open = false;
+  await closed;  // after the page's own toggle listeners, htmx's included
+  return window.__changesAsked;
+}"""
+
+
+def misaligned(page, name) -> list[str]:
+    """Each radio and checkbox shown that is off its label's first line or touches its words."""
+    return [
+        f"{name}: {found['what']} {found['off']:+.1f}px off its label's first line, "
+        f"{found['gap']:.1f}px from its words"
+        for found in page.evaluate(ALIGNMENT)
+        if abs(found["off"]) > ALIGNED or found["gap"] < GAP
+    ]
+
+
+def changes_fetched_once(page, name) -> list[str]:
+    """The round's changes: asked for when opened (every panel was), not when closed."""
+    if not page.locator("#round-changes").count():
+        return []
+    page.wait_for_function("window.__changesSwapped >= 1")
+    asked = page.evaluate(CLOSE_CHANGES)
+    return [] if asked == 1 else [f"{name}: the changes were asked for {asked} times, not once"]
+
+
 def check_page(page, name) -> list[str]:
     """What is wrong with the page for a thumb at 360 px, in words."""
     problems = []
@@ -82,6 +151,21 @@ def check_page(page, name) -> list[str]:
     small = page.evaluate(SMALL_TARGETS, TAPPABLE)
     if small:
         problems.append(f"{name}: targets under {TAP}x{TAP}px: {small}")
+    return problems + misaligned(page, name)
+
+
+def each_game_chosen(page) -> list[str]:
+    """The new-game page with each game chosen in turn, its "More options" open: only that
+    game's options shown, thumb-sized and lined up."""
+    problems = []
+    for radio in page.locator("input[name=kind]").all():
+        radio.check()
+        kind = radio.get_attribute("value")
+        shown = page.locator(".options[data-game]:visible")
+        if shown.count() != 1 or shown.get_attribute("data-game") != kind:
+            problems.append(f"new_game, {kind} chosen: options shown for {shown.count()} games")
+        open_every_panel(page)
+        problems += check_page(page, f"new_game, {kind} chosen, more options open")
     return problems
 
 
@@ -141,11 +225,25 @@ def test_every_page_has_thumb_sized_targets_at_360px(browser, live_server, membe
     urls = site_urls(playing)
     assert set(urls) == url_names(), "a page is missing from tests/helpers.py site_urls"
     context = phone_context(browser, live_server, viewport=SMALL_PHONE)
+    context.add_init_script(WATCH)
     page = context.new_page()
     problems = []
+    shown = {"name": "home"}
+
+    def logged(message):
+        if message.type == "error":
+            problems.append(f"{shown['name']}: {message.text}")
+
+    page.on("console", logged)
+    page.on("pageerror", lambda error: problems.append(f"{shown['name']}: {error}"))
+
+    def violations():
+        return [f"{shown['name']}: CSP {v}" for v in page.evaluate("window.__violations")]
+
     for name in sorted(PUBLIC):
+        shown["name"] = f"{name} (signed out)"
         page.goto(urls[name])
-        problems += check_page(page, f"{name} (signed out)")
+        problems += check_page(page, shown["name"]) + violations()
     page.goto("/login/")
     page.get_by_label("Username").fill(member.username)
     page.get_by_label("Password").fill(PASSWORD)
@@ -162,13 +260,19 @@ def test_every_page_has_thumb_sized_targets_at_360px(browser, live_server, membe
     }
     pages = {name: url for name, url in urls.items() if name not in NOT_PAGES} | extra
     for name, url in pages.items():
+        shown["name"] = name
         page.goto(url)
         problems += check_page(page, name)
+        if name == "new_game":
+            problems += each_game_chosen(page)
         # The picture as the page opens; the audit with every panel open, pickers and all.
         screenshot(page, f"targets-360-{name.replace(' ', '-')}", audit=False)
+        if page.evaluate("window.__changesAsked"):
+            problems.append(f"{name}: the changes were asked for before they were opened")
         if page.locator("details").count():
             open_every_panel(page)
             problems += check_page(page, f"{name}, every panel open")
         assert_accessible(page, name)
+        problems += changes_fetched_once(page, name) + violations()
     context.close()
     assert not problems, "\n".join(problems)

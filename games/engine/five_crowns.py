@@ -26,6 +26,7 @@ class FiveCrownsRules(Rules):
             "Decks",
             low=1,
             high=12,
+            in_view=True,
             help=f"Each deck of 58 cards has {JOKERS_PER_DECK} jokers; two for up to seven "
             "players.",
         ),

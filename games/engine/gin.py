@@ -44,6 +44,7 @@ class GinRules(Rules):
             "Target",
             low=50,
             high=1000,
+            in_view=True,
             help="The first to reach it wins: 100 is usual, 150 or 250 make a longer game.",
         ),
     )
@@ -97,6 +98,7 @@ class GinRules(Rules):
                 (OKLAHOMA, "Oklahoma: the upcard sets the knock limit, spades double"),
                 (STRAIGHT, "Straight Gin: gin only, no knocking"),
             ],
+            in_view=True,
         ),
     )
 

@@ -18,6 +18,9 @@ class Option:
     blank: str | None = None  # what an empty answer means (the value is None), if allowed
     from_players: bool = False  # an empty answer takes the default for the number of players
     shown_if: tuple | None = None  # (other rule, value): only relevant then
+    # Offered at once when a game is set up; the rest are rarely changed, so they wait behind
+    # "More options".
+    in_view: bool = False
 
     def describe(self, value) -> str:
         """The value as the "options of this game" list says it."""

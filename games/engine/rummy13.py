@@ -47,7 +47,7 @@ class RummyRules(Rules):
 
     game_name = "13-card Rummy"
 
-    decks: int = field(default=2, metadata=option("Decks", low=1, high=12))
+    decks: int = field(default=2, metadata=option("Decks", low=1, high=12, in_view=True))
     jokers: int = field(default=2, metadata=option("Printed jokers", low=0, high=24))
     wild_rank: int | None = field(
         default=None,
@@ -82,6 +82,7 @@ class RummyRules(Rules):
                 (FORMAT_OPEN, "Open: play until you stop, lowest total wins"),
                 (FORMAT_POOL, "Pool: reach the limit and you are out"),
             ],
+            in_view=True,
         ),
     )
     pool_limit: int = field(
@@ -90,6 +91,7 @@ class RummyRules(Rules):
             "Pool limit",
             choices=[(limit, str(limit)) for limit in POOL_LIMITS],
             shown_if=("format", FORMAT_POOL),
+            in_view=True,
         ),
     )
     first_drop: int = field(

@@ -56,6 +56,7 @@ class ThreeThirteenRules(Rules):
             low=1,
             high=12,
             from_players=True,
+            in_view=True,
             help="Leave empty for 1 with two players, 2 with three or four, one more per two more.",
         ),
     )

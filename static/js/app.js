@@ -62,6 +62,20 @@ document.addEventListener("htmx:afterRequest", (event) => {
   for (const line of where?.querySelectorAll(".unreachable") ?? []) line.remove();
 });
 
+// A <details data-opened-event> asks htmx for its contents each time it opens, never as it
+// closes: htmx listens for "details-opened" (its hx-trigger), since a filter such as
+// toggle[this.open] would be JavaScript evaluated from a string, which the page's CSP forbids.
+document.addEventListener(
+  "toggle",
+  (event) => {
+    const box = event.target;
+    if (box instanceof HTMLDetailsElement && box.open && box.hasAttribute("data-opened-event")) {
+      box.dispatchEvent(new Event("details-opened"));
+    }
+  },
+  true, // toggle does not bubble
+);
+
 // Round page: choosing whose hand this phone enters opens that panel at once.
 document.addEventListener("change", (event) => {
   const form = event.target instanceof Element && event.target.closest("form[data-submit-on-change]");
@@ -71,17 +85,31 @@ document.addEventListener("change", (event) => {
 // What the page's own elements need, once the page is parsed.
 const start = () => {
   keepAwake();
-  // New game: tap a saved player to add them to the seat order.
+  // New game: tap a saved player to add them to the seat order, tap again to take them out;
+  // each chip shows whether its name is among those typed.
   const players = document.querySelector("#id_players");
-  document.querySelectorAll("[data-add-player]").forEach((chip) => {
+  const chips = document.querySelectorAll("[data-add-player]");
+  const typed = () => players.value.split(/[,\n]/).map((n) => n.trim()).filter(Boolean);
+  const same = (a, b) => a.toLowerCase() === b.toLowerCase();
+  const showPicked = () => {
+    const names = typed();
+    for (const chip of chips) {
+      chip.setAttribute("aria-pressed", String(names.some((n) => same(n, chip.dataset.addPlayer))));
+    }
+  };
+  for (const chip of chips) {
     chip.addEventListener("click", () => {
-      const names = players.value.split(",").map((n) => n.trim()).filter(Boolean);
       const name = chip.dataset.addPlayer;
-      if (!names.some((n) => n.toLowerCase() === name.toLowerCase())) names.push(name);
-      players.value = names.join(", ");
-      chip.disabled = true;
+      const names = typed();
+      const kept = names.filter((n) => !same(n, name));
+      players.value = (kept.length < names.length ? kept : [...names, name]).join(", ");
+      showPicked();
     });
-  });
+  }
+  if (players && chips.length) {
+    players.addEventListener("input", showPicked);
+    showPicked();
+  }
   // New game: show only the chosen game's options.
   const kinds = document.querySelectorAll("input[name=kind]");
   const showOptions = () => {
