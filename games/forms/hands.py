@@ -1,0 +1,102 @@
+"""One hand as a phone sends it."""
+
+from contextlib import suppress
+
+from django import forms
+
+from games import engine
+from games.engine.cards import CardError, format_cards, parse_hand
+
+from ..models import Entry, Hand
+
+
+def extra_field(name: str) -> str:
+    """The hand form's field for what more a game's entry says (`engine.Extra.name`)."""
+    return f"extra_{name}"
+
+
+class HandForm(forms.Form):
+    """One hand as a phone sends it: how it ended, the cards (after a tap on the picker, a
+    tap on a chosen card, or Clear), the points if entered as a number, the version seen."""
+
+    outcome = forms.ChoiceField(choices=Hand.OUTCOMES, initial=engine.CARDS)
+    cards = forms.CharField(required=False, max_length=200, label="Cards", strip=True)
+    points = forms.IntegerField(
+        required=False, min_value=0, max_value=engine.MAX_POINTS, label="Points"
+    )
+    version = forms.IntegerField(required=False, min_value=0, max_value=2**31 - 1)
+    # The phone's own key for this entry, kept with its draft until the server has it.
+    save_key = forms.RegexField(
+        regex=r"^[A-Za-z0-9_-]*$",
+        required=False,
+        max_length=64,
+        label="Save key",
+        error_messages={"invalid": "this page did not make that key: reload the page"},
+    )
+    tap = forms.CharField(required=False, max_length=8)
+    untap = forms.CharField(required=False, max_length=8)
+    clear = forms.CharField(required=False, max_length=8)
+    save = forms.CharField(required=False, max_length=8)
+
+    def __init__(self, *args, game=None, **kwargs):
+        super().__init__(*args, **kwargs)
+        kind, rules = game.kind_def, game.engine_rules
+        self.fields["outcome"].choices = kind.outcomes(rules)
+        # What more the game asks with an outcome (Oklahoma's upcard).
+        self.extras = kind.extras(rules)
+        for extra in self.extras:
+            self.fields[extra_field(extra.name)] = forms.CharField(
+                required=False, max_length=8, strip=True, label=extra.label or extra.name
+            )
+
+    def clean_cards(self):
+        text = self.cleaned_data["cards"]
+        if self.data.get("clear"):
+            return ""
+        try:
+            cards = parse_hand(text)
+        except CardError:
+            return text  # kept as typed; the panel says what is wrong with it
+        if self.data.get("tap"):
+            with suppress(CardError, IndexError):
+                cards.append(parse_hand(self.data["tap"])[0])
+        if self.data.get("untap"):
+            with suppress(CardError, IndexError, ValueError):
+                cards.remove(parse_hand(self.data["untap"])[0])
+        return format_cards(cards)
+
+    @property
+    def saving(self) -> bool:
+        return bool(self.data.get("save"))
+
+    def entry(self) -> Entry:
+        """The entry as far as it could be read: a field that failed keeps its default."""
+        data = getattr(self, "cleaned_data", {})
+        outcome = data.get("outcome") or self.data.get("outcome") or engine.CARDS
+        if outcome not in dict(self.fields["outcome"].choices):
+            outcome = engine.CARDS
+        cards = data.get("cards")
+        if cards is None:
+            cards = str(self.data.get("cards", ""))[:200]
+        extra = {}
+        for field in self.extras:
+            value = data.get(extra_field(field.name))
+            if value is None:
+                value = str(self.data.get(extra_field(field.name), ""))[:8].strip()
+            if value and field.outcome == outcome:
+                extra[field.name] = value.upper()
+        return Entry(
+            outcome,
+            cards,
+            data.get("points"),
+            data.get("version") or 0,
+            extra,
+            data.get("save_key") or "",
+        )
+
+    def problem(self) -> str | None:
+        """The first field error in words for the panel, if any."""
+        for name, errors in self.errors.items():
+            label = self.fields[name].label if name in self.fields else name
+            return f"{label}: {errors[0]}"
+        return None
