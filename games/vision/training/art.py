@@ -173,7 +173,7 @@ def drawn_face(rng: random.Random, rank: int, suit: int):
     image.alpha_composite(corner, (int(w - box[2]), int(h - box[3])))
     draw = ImageDraw.Draw(image)
     draw.rounded_rectangle((0, 0, w - 1, h - 1), radius=12, outline=(150, 150, 150, 255))
-    return Face(_rounded(image), rank, -1 if joker else suit, box, "drawn")
+    return Face(_rounded(image), rank, -1 if joker else suit, box, "fonts")
 
 
 def drawn_back(rng: random.Random):
@@ -190,4 +190,4 @@ def drawn_back(rng: random.Random):
         if rng.random() < 0.5:
             draw.line([(k + h, 0), (k, h)], fill=ink + (255,), width=1)
     image = image.filter(ImageFilter.SMOOTH)
-    return Face(_rounded(image), -1, -1, None, "drawn")
+    return Face(_rounded(image), -1, -1, None, "fonts")

@@ -5,7 +5,7 @@ from collections import Counter
 
 from games.vision import reader
 from games.vision.labels import RANKS, SUITS
-from games.vision.training import scenes, train
+from games.vision.training import scenes, train, train_index
 
 
 def truth_of(corners):
@@ -22,11 +22,12 @@ def score(found: Counter, truth: Counter):
     return right, sum(found.values()), sum(truth.values())
 
 
-def synthetic(net, photos):
+def synthetic(net, namer, photos):
     right = reported = labelled = exact = 0
     for photo, corners in photos:
         maps = train.maps_of(net, photo)
-        cards = reader.cards_from_corners(reader.corners_from_maps(maps))
+        corners = train_index.name_with(namer, photo, reader.corners_from_maps(maps))
+        cards = reader.cards_from_corners(corners)
         found = Counter(card.card for card in cards)
         truth = truth_of(corners)
         r, n, t = score(found, truth)

@@ -101,3 +101,44 @@ class Exported(nn.Module):
         x = image.float() / 255.0 - 0.5
         heat, rank, suit, geometry = self.net(x)
         return torch.cat([torch.sigmoid(heat), rank.softmax(1), suit.softmax(1), geometry], dim=1)
+
+
+class IndexNet(nn.Module):
+    """Names an upright corner index: rank (or none) and suit, from a CROP x CROP square."""
+
+    def __init__(self, width=16):
+        super().__init__()
+        w = width
+        self.body = nn.Sequential(
+            _conv(3, w),
+            _conv(w, w),
+            nn.MaxPool2d(2),
+            _conv(w, 2 * w),
+            _conv(2 * w, 2 * w),
+            nn.MaxPool2d(2),
+            _conv(2 * w, 4 * w),
+            _conv(4 * w, 4 * w),
+            nn.MaxPool2d(2),
+            _conv(4 * w, 4 * w),
+            nn.AdaptiveAvgPool2d(1),
+            nn.Flatten(),
+            nn.Dropout(0.1),
+        )
+        self.rank = nn.Linear(4 * w, len(RANKS) + 1)
+        self.suit = nn.Linear(4 * w, len(SUITS))
+
+    def forward(self, x):
+        f = self.body(x)
+        return self.rank(f), self.suit(f)
+
+
+class ExportedIndex(nn.Module):
+    """uint8 crops (N, 3, CROP, CROP) in; (N, ranks + none + suits) probabilities out."""
+
+    def __init__(self, net):
+        super().__init__()
+        self.net = net
+
+    def forward(self, crops):
+        rank, suit = self.net(crops.float() / 255.0 - 0.5)
+        return torch.cat([rank.softmax(1), suit.softmax(1)], dim=1)
