@@ -1,0 +1,179 @@
+"""The card reader measured: recall, precision, photos read exactly right, seconds per photo.
+
+    uv run python -m bench.bench_vision --real PATH/TO/bidly/detector/evaluation/test-deals
+    uv run python -m bench.bench_vision --synthetic 60     # needs .vision-build (the build)
+
+The real set is photos no one here took, labelled per corner index: MrKeSuu/bidly's
+`detector/evaluation/test-deals/` (MIT; 7 photos of whole deals, each `dealN-md-sq.jpg` beside
+`dealN-md-sq-net1280-labels.json`). Clone that repository and pass the folder; it is never
+committed here and the model is never trained or tuned on it. A labelled card counts as found
+when the reader names it with a box near one of its labelled corners; a reported card is right
+when it is matched so (each labelled card at most once). Seconds are wall time per photo on
+this machine, from the file's bytes to the answer, one thread, after one warm-up read.
+"""
+
+import argparse
+import json
+import random
+import time
+from pathlib import Path
+
+from games.vision import read_cards
+from games.vision.labels import RANKS
+from games.vision.reader import read_pixels
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def bidly_labels(path: Path, width: int, height: int):
+    """{card: [corner boxes in pixels]} from one of bidly's `-labels.json` files."""
+    corners = {}
+    for item in json.loads(path.read_text()):
+        name = item["name"]
+        card = name[:-1].upper() + name[-1].upper()
+        if card[:-1] not in RANKS:
+            continue
+        r = item["relative_coordinates"]
+        cx, cy, w, h = r["center_x"] * width, r["center_y"] * height, r["width"], r["height"]
+        box = (cx - w * width / 2, cy - h * height / 2, cx + w * width / 2, cy + h * height / 2)
+        corners.setdefault(card, []).append(box)
+    return corners
+
+
+def matched(found, truth):
+    """How many of the found cards are right: named as a labelled card, near one of its
+    labelled corners; each labelled card counted once."""
+    free = {card: list(boxes) for card, boxes in truth.items()}
+    right = 0
+    for reading in sorted(found, key=lambda c: -c.confidence):
+        boxes = free.get(reading.card)
+        if not boxes:
+            continue
+        x = (reading.box[0] + reading.box[2]) / 2
+        y = (reading.box[1] + reading.box[3]) / 2
+        near = [
+            b
+            for b in boxes
+            if abs(x - (b[0] + b[2]) / 2) < 2 * max(b[2] - b[0], b[3] - b[1])
+            and abs(y - (b[1] + b[3]) / 2) < 2 * max(b[2] - b[0], b[3] - b[1])
+        ]
+        if near:
+            right += 1
+            del free[reading.card]
+    return right
+
+
+def percentile(values, q):
+    values = sorted(values)
+    return values[min(len(values) - 1, round(q / 100 * (len(values) - 1)))]
+
+
+def report(name, rows, note=""):
+    right = sum(r[0] for r in rows)
+    reported = sum(r[1] for r in rows)
+    labelled = sum(r[2] for r in rows)
+    exact = sum(1 for r in rows if r[0] == r[1] == r[2])
+    seconds = [r[3] for r in rows]
+    print(
+        f"{name}: {len(rows)} photos, {labelled} cards{note}\n"
+        f"  recall {right / max(1, labelled):.1%}  precision {right / max(1, reported):.1%}  "
+        f"exact photos {exact}/{len(rows)}\n"
+        f"  seconds per photo: p50 {percentile(seconds, 50):.3f}  p95 {percentile(seconds, 95):.3f}"
+    )
+    return {
+        "set": name,
+        "photos": len(rows),
+        "cards": labelled,
+        "recall": right / max(1, labelled),
+        "precision": right / max(1, reported),
+        "exact": exact,
+        "p50": percentile(seconds, 50),
+        "p95": percentile(seconds, 95),
+    }
+
+
+def real_set(folder: Path, verbose=False):
+    from PIL import Image
+
+    rows = []
+    for labels in sorted(folder.glob("*-labels.json")):
+        photo = folder / (labels.name.split("-net")[0] + ".jpg")
+        data = photo.read_bytes()
+        with Image.open(photo) as image:
+            truth = bidly_labels(labels, *image.size)
+        start = time.perf_counter()
+        found = read_cards(data)
+        seconds = time.perf_counter() - start
+        right = matched(found, truth)
+        rows.append((right, len(found), len(truth), seconds))
+        if verbose:
+            names = {c.card for c in found}
+            missed = sorted(set(truth) - names)
+            print(
+                f"  {photo.name}: {right}/{len(truth)} right, {len(found)} reported, "
+                f"missed {' '.join(missed) or 'none'}, {seconds:.3f} s"
+            )
+    return rows
+
+
+def synthetic_set(count, seed):
+    """Photos composed like the training ones, but from other seeds; not the measure."""
+    from games.vision.training import art, scenes
+    from games.vision.training.evaluate import truth_of
+
+    svg_cards = ROOT / ".vision-build/node_modules/svg-cards/png/2x"
+    if not svg_cards.exists():
+        print("synthetic set skipped: run the build once, it installs the card art")
+        return []
+    rng = random.Random(seed)
+    faces = art.svg_cards_faces(svg_cards)
+    faces += [art.drawn_face(rng, r, s) for r in range(13) for s in range(4)]
+    backs = [f for f in faces if f.is_back] + [art.drawn_back(rng) for _ in range(4)]
+    faces = [f for f in faces if not f.is_back]
+    rows = []
+    for i in range(count):
+        photo, corners = scenes.compose(random.Random(seed * 7919 + i), faces, backs, (960, 720))
+        truth = truth_of(corners)
+        start = time.perf_counter()
+        found = read_pixels(photo)
+        seconds = time.perf_counter() - start
+        names = [c.card for c in found]
+        right = sum(min(names.count(card), n) for card, n in truth.items())
+        rows.append((right, len(found), sum(truth.values()), seconds))
+    return rows
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--real", type=Path, action="append", default=[], help="labelled folder")
+    parser.add_argument("--synthetic", type=int, default=0, help="synthetic photos to read")
+    parser.add_argument("--seed", type=int, default=20261124)
+    parser.add_argument("--verbose", action="store_true", help="each photo's misses")
+    args = parser.parse_args(argv)
+    if not args.real and not args.synthetic:
+        parser.error("give --real FOLDER (bidly's test-deals) and/or --synthetic N")
+    read_cards(_warm_up_photo())
+    for folder in args.real:
+        report(f"real: {folder.name}", real_set(folder, args.verbose))
+    if args.synthetic:
+        rows = synthetic_set(args.synthetic, args.seed)
+        if rows:
+            report(
+                "synthetic validation",
+                rows,
+                " (composed like the training photos: not the measure)",
+            )
+
+
+def _warm_up_photo():
+    import io
+
+    from PIL import Image
+
+    buffer = io.BytesIO()
+    Image.new("RGB", (64, 64), "white").save(buffer, "PNG")
+    return buffer.getvalue()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,305 @@
+"""Reading the cards in a photo with the committed model, on the CPU."""
+
+import math
+import os
+import threading
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+import numpy as np
+from PIL import Image
+
+from games.vision.labels import CENTRE_BEARING, CROP, JOKER_RANK, NONE_RANK, RANKS, STRIDE, SUITS
+from games.vision.photo import open_photo
+
+MODEL_PATH = Path(__file__).with_name("cards.onnx")  # finds the indices
+INDEX_MODEL_PATH = Path(__file__).with_name("index.onnx")  # names each one, turned upright
+THREADS = int(os.environ.get("SCOREKEEPER_VISION_THREADS", "1"))
+FOUND = 0.3  # heat above which a corner index counts as seen
+NOT_AN_INDEX = 0.5  # a crop the namer calls "none" with more than this is not a card
+INDEX_ASPECT = 0.4  # an index's width over its height, about the same in every deck
+CROP_SIDE = 1.35  # the crop's side over the index's height, as in training
+SAME_CARD = 0.45  # two corners whose card centres are closer (in card sizes) are one card
+UNSURE_BELOW = 0.8  # a card read with less confidence is marked for the player to check
+LARGE = 80  # indices mostly this many pixels long are read from the photo at half size
+# Every card the model can name.
+LABELS = tuple(f"{rank}{suit}" for rank in RANKS[:JOKER_RANK] for suit in SUITS) + ("JK",)
+
+
+@dataclass(frozen=True)
+class CardReading:
+    """One card found: its label in RULES.md's notation, how sure the reader is, the box of
+    its clearest corner index in the photo's pixels, and the best other label it could be."""
+
+    card: str
+    confidence: float
+    box: tuple[int, int, int, int]
+    alternative: str
+    alternative_confidence: float
+
+    def as_dict(self):
+        return {
+            "card": self.card,
+            "confidence": round(self.confidence, 3),
+            "box": list(self.box),
+            "alternative": self.alternative,
+            "alternative_confidence": round(self.alternative_confidence, 3),
+        }
+
+
+@dataclass(frozen=True)
+class Corner:
+    """One corner index seen by the model, in the pixels of the image it was given."""
+
+    centre: tuple[float, float]
+    box: tuple[float, float, float, float]
+    to_card_centre: tuple[float, float]
+    score: float
+    labels: np.ndarray  # probability of each of LABELS
+    real: float = 1.0  # how likely the namer thinks it is an index at all
+
+    def scaled(self, factor):
+        return Corner(
+            (self.centre[0] * factor, self.centre[1] * factor),
+            tuple(v * factor for v in self.box),
+            (self.to_card_centre[0] * factor, self.to_card_centre[1] * factor),
+            self.score,
+            self.labels,
+            self.real,
+        )
+
+
+_sessions = {}
+_sessions_lock = threading.Lock()
+
+
+def _model(path=MODEL_PATH):
+    """An ONNX session, made once per process; onnxruntime's run is safe across threads."""
+    session = _sessions.get(path)
+    if session is None:
+        with _sessions_lock:
+            session = _sessions.get(path)
+            if session is None:
+                import onnxruntime
+
+                options = onnxruntime.SessionOptions()
+                options.intra_op_num_threads = THREADS
+                options.inter_op_num_threads = 1
+                options.log_severity_level = 3
+                session = onnxruntime.InferenceSession(
+                    str(path), options, providers=["CPUExecutionProvider"]
+                )
+                _sessions[path] = session
+    return session
+
+
+def read_cards(data: bytes) -> list[CardReading]:
+    """The cards in a photo (its bytes), best first; raises a PhotoError for a bad file."""
+    pixels, scale = open_photo(data)
+    return read_pixels(pixels, scale)
+
+
+def read_pixels(pixels: np.ndarray, scale: float = 1.0) -> list[CardReading]:
+    """The cards in an RGB uint8 array; boxes are multiplied by `scale`.
+
+    The finder knows indices up to about 90 pixels long: when those it sees are mostly
+    larger (a close-up), it looks again at the photo at half size and keeps that look."""
+    h, w, _ = pixels.shape
+    corners = corners_from_maps(run_model(pixels))
+    sizes = [max(c.box[2] - c.box[0], c.box[3] - c.box[1]) for c in corners if c.score >= 0.5]
+    if sizes and np.median(sizes) >= LARGE and min(h, w) >= 128:
+        half = np.asarray(Image.fromarray(pixels).reduce(2))
+        corners = [corner.scaled(2.0) for corner in corners_from_maps(run_model(half))]
+    corners = name_corners(pixels, corners)
+    return cards_from_corners(corners, scale, (w * scale, h * scale))
+
+
+def run_model(pixels: np.ndarray) -> np.ndarray:
+    h, w, _ = pixels.shape
+    ph, pw = -h % 16, -w % 16
+    if ph or pw:
+        pixels = np.pad(pixels, ((0, ph), (0, pw), (0, 0)), constant_values=128)
+    batch = np.ascontiguousarray(pixels.transpose(2, 0, 1)[None])
+    maps = _model().run(None, {"image": batch})[0][0]
+    return maps[:, : -(-h // STRIDE), : -(-w // STRIDE)]
+
+
+def _upright_crop(image, corner, flip=False):
+    """The corner's index turned upright (from where its card's centre lies), CROP square."""
+    tx, ty = corner.to_card_centre
+    turn = math.atan2(ty, tx) - math.radians(CENTRE_BEARING) + (math.pi if flip else 0)
+    c, s = abs(math.cos(turn)), abs(math.sin(turn))
+    x0, y0, x1, y1 = corner.box
+    height = ((x1 - x0) / (INDEX_ASPECT * c + s) + (y1 - y0) / (INDEX_ASPECT * s + c)) / 2
+    scale = CROP_SIDE * height / CROP
+    ca, sa = math.cos(turn) * scale, math.sin(turn) * scale
+    cx, cy = corner.centre
+    coeffs = (ca, -sa, cx - (ca - sa) * CROP / 2, sa, ca, cy - (sa + ca) * CROP / 2)
+    crop = image.transform((CROP, CROP), Image.AFFINE, coeffs, Image.BILINEAR)
+    return np.asarray(crop).transpose(2, 0, 1)
+
+
+def _name(crops, namer=None):
+    if not crops:
+        return np.zeros((0, NONE_RANK + 1 + len(SUITS)), np.float32)
+    if namer is not None:
+        return namer(np.stack(crops))
+    return _model(INDEX_MODEL_PATH).run(None, {"crops": np.stack(crops)})[0]
+
+
+def name_corners(pixels: np.ndarray, corners: list[Corner], namer=None) -> list[Corner]:
+    """Each corner labelled by the namer from its upright crop; a corner it calls "none",
+    both ways up, is dropped. An unsure one is read upside down too, and the surer way kept."""
+    image = Image.fromarray(pixels)
+    first = _name([_upright_crop(image, corner) for corner in corners], namer)
+    doubtful = [i for i, out in enumerate(first) if _sureness(out) < 0.8]
+    second = _name([_upright_crop(image, corners[i], flip=True) for i in doubtful], namer)
+    outputs = list(first)
+    for i, out in zip(doubtful, second, strict=True):
+        if _sureness(out) > _sureness(outputs[i]):
+            outputs[i] = out
+    named = []
+    for corner, out in zip(corners, outputs, strict=True):
+        rank, suit = out[: NONE_RANK + 1], out[NONE_RANK + 1 :]
+        if rank[NONE_RANK] > NOT_AN_INDEX:
+            continue
+        labels = _label_probabilities(rank, suit)
+        named.append(replace(corner, labels=labels, real=float(1 - rank[NONE_RANK])))
+    return named
+
+
+def _sureness(out):
+    rank, suit = out[: NONE_RANK + 1], out[NONE_RANK + 1 :]
+    return float((1 - rank[NONE_RANK]) * max(rank[:NONE_RANK].max() * suit.max(), rank[JOKER_RANK]))
+
+
+def _label_probabilities(rank, suit):
+    cards = (rank[:JOKER_RANK, None] * suit[None, :]).reshape(-1)
+    labels = np.append(cards, rank[JOKER_RANK])
+    return labels / max(float(labels.sum()), 1e-9)
+
+
+def corners_from_maps(maps: np.ndarray, found: float = FOUND) -> list[Corner]:
+    """The corner indices in the model's output: local peaks of heat above `found`."""
+    heat = maps[0]
+    padded = np.pad(heat, 1, constant_values=0)
+    h, w = heat.shape
+    neighbours = np.max(
+        [padded[dy : dy + h, dx : dx + w] for dy in range(3) for dx in range(3)], axis=0
+    )
+    ys, xs = np.nonzero((heat >= neighbours) & (heat >= found))
+    rank_end = 1 + len(RANKS)
+    corners = []
+    for y, x in zip(ys, xs, strict=True):
+        dx, dy, log_w, log_h, tx, ty = maps[rank_end + len(SUITS) :, y, x]
+        cx, cy = (x + 0.5 + dx) * STRIDE, (y + 0.5 + dy) * STRIDE
+        bw, bh = np.exp(log_w) * 16, np.exp(log_h) * 16
+        corners.append(
+            Corner(
+                centre=(float(cx), float(cy)),
+                box=(cx - bw / 2, cy - bh / 2, cx + bw / 2, cy + bh / 2),
+                to_card_centre=(float(tx) * 64, float(ty) * 64),
+                score=float(heat[y, x]),
+                labels=_label_probabilities(maps[1:rank_end, y, x], maps[rank_end:-6, y, x]),
+            )
+        )
+    return _without_repeats(corners)
+
+
+def _iou(a, b):
+    w = min(a[2], b[2]) - max(a[0], b[0])
+    h = min(a[3], b[3]) - max(a[1], b[1])
+    if w <= 0 or h <= 0:
+        return 0.0
+    inter = w * h
+    return inter / ((a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter)
+
+
+def _inside(point, box):
+    return box[0] <= point[0] <= box[2] and box[1] <= point[1] <= box[3]
+
+
+def _without_repeats(corners):
+    """One peak per index: a weaker peak over most of a stronger one's box, or centred in
+    it, is the same index."""
+    kept = []
+    for corner in sorted(corners, key=lambda c: -c.score):
+        if all(
+            _iou(corner.box, other.box) < 0.4
+            and not _inside(corner.centre, other.box)
+            and not _inside(other.centre, corner.box)
+            for other in kept
+        ):
+            kept.append(corner)
+    return kept
+
+
+def card_mismatch(a: Corner, b: Corner) -> float:
+    """How far apart the card centres two corners point at are, in card sizes; infinite
+    unless they point from opposite sides, as one card's two indices do."""
+    ax, ay = a.centre[0] + a.to_card_centre[0], a.centre[1] + a.to_card_centre[1]
+    bx, by = b.centre[0] + b.to_card_centre[0], b.centre[1] + b.to_card_centre[1]
+    reach_a, reach_b = np.hypot(*a.to_card_centre), np.hypot(*b.to_card_centre)
+    if reach_a <= 0 or reach_b <= 0:
+        return math.inf
+    dot = a.to_card_centre[0] * b.to_card_centre[0] + a.to_card_centre[1] * b.to_card_centre[1]
+    if dot / (reach_a * reach_b) > -0.5:
+        return math.inf
+    return float(np.hypot(ax - bx, ay - by) / ((reach_a + reach_b) / 2))
+
+
+def same_card(a: Corner, b: Corner) -> bool:
+    """Two corners are one card's two indices when they point, from opposite sides, at the
+    same card centre; their labels play no part (two decks give two equal cards)."""
+    return card_mismatch(a, b) < SAME_CARD
+
+
+def cards_from_corners(corners: list[Corner], scale=1.0, size=None) -> list[CardReading]:
+    """Corners paired into cards (each card's two indices count once), then labelled."""
+    pairs = sorted(
+        (card_mismatch(a, b), i, j)
+        for i, a in enumerate(corners)
+        for j, b in enumerate(corners[i + 1 :], start=i + 1)
+        if same_card(a, b)
+    )
+    partner = {}
+    for _, i, j in pairs:
+        if i not in partner and j not in partner:
+            partner[i], partner[j] = j, i
+    cards = []
+    for i, corner in enumerate(corners):
+        j = partner.get(i)
+        if j is not None and j < i:
+            continue
+        group = [corner] if j is None else [corner, corners[j]]
+        log_p = sum(np.log(np.clip(c.labels, 1e-9, 1)) for c in group)
+        labels = np.exp(log_p - log_p.max())
+        labels /= labels.sum()
+        first, second = np.argsort(-labels)[:2]
+        best = max(group, key=lambda c: c.score)
+        sureness = min(1.0, max(c.score for c in group) / 0.6) * max(c.real for c in group)
+        cards.append(
+            CardReading(
+                card=LABELS[first],
+                confidence=float(labels[first] * sureness),
+                box=_in_photo(best.box, scale, size),
+                alternative=LABELS[second],
+                alternative_confidence=float(labels[second] * sureness),
+            )
+        )
+    cards.sort(key=lambda c: (c.box[1], c.box[0]))
+    return cards
+
+
+def _in_photo(box, scale, size):
+    """The box in the photo's pixels, kept inside the photo."""
+    x0, y0, x1, y1 = (v * scale for v in box)
+    if size is not None:
+        x0, x1 = (min(max(v, 0), size[0]) for v in (x0, x1))
+        y0, y1 = (min(max(v, 0), size[1]) for v in (y0, y1))
+    return (int(round(x0)), int(round(y0)), int(round(x1)), int(round(y1)))
+
+
+def unsure(cards: list[CardReading], below: float = UNSURE_BELOW) -> list[CardReading]:
+    """The cards the player should check first: read with confidence under `below`."""
+    return [card for card in cards if card.confidence < below]

@@ -1,0 +1,103 @@
+"""Rebuild the card reader's model from nothing, in one command:
+
+    uv run --group vision-train python -m games.vision.training.build [--photographed DIR]
+
+It installs the card art from npm (pinned in `npm/package-lock.json`) into the ignored folder
+`.vision-build/`, composes the synthetic photos, trains the finder (where each corner index is
+and which way its card lies) and the namer (which card an upright index shows), exports
+`games/vision/cards.onnx` and `games/vision/index.onnx`, and prints the synthetic validation
+figures (also written to `.vision-build/figures.json`).
+
+`--photographed DIR` adds photographs of a real deck's faces, named like `10h.jpg`: the 52 in
+MrKeSuu/bidly's `rawdata/data/cards/` (MIT). GitHub is out of this command's reach, so clone
+that repository yourself and pass the folder; the committed model was built with it.
+"""
+
+import argparse
+import json
+import random
+import shutil
+import subprocess
+import time
+from pathlib import Path
+
+import torch
+
+from games.vision import reader
+from games.vision.training import evaluate, train, train_index
+
+ROOT = Path(__file__).resolve().parents[3]
+BUILD = ROOT / ".vision-build"
+NPM = Path(__file__).with_name("npm")
+
+
+def install_art():
+    """svg-cards from npm, pinned by its lock file, into the ignored build folder."""
+    BUILD.mkdir(exist_ok=True)
+    for name in ("package.json", "package-lock.json"):
+        shutil.copy(NPM / name, BUILD / name)
+    subprocess.run(
+        ["npm", "ci", "--no-audit", "--no-fund", "--ignore-scripts"], cwd=BUILD, check=True
+    )
+    return BUILD / "node_modules/svg-cards/png/2x"
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--photographed", type=Path, help="folder of real card-face photos")
+    parser.add_argument("--photos", type=int, default=4000, help="synthetic training photos")
+    parser.add_argument("--minutes", type=float, default=45, help="the finder's training time")
+    parser.add_argument("--crops", type=int, default=64000, help="index crops for the namer")
+    parser.add_argument("--index-minutes", type=float, default=14, help="the namer's time")
+    parser.add_argument("--width", type=int, default=32, help="the network's base width")
+    parser.add_argument("--seed", type=int, default=24)
+    # One thread: on a shared machine two OpenMP threads spend their time waiting for each other.
+    parser.add_argument("--threads", type=int, default=1)
+    parser.add_argument("--output", type=Path, default=reader.MODEL_PATH)
+    parser.add_argument("--index-output", type=Path, default=reader.INDEX_MODEL_PATH)
+    args = parser.parse_args(argv)
+    random.seed(args.seed)
+    torch.set_num_threads(args.threads)
+    started = time.monotonic()
+    svg_cards = install_art()
+    print(f"generating {args.photos} training photos", flush=True)
+    data = train.generate(svg_cards, args.photographed, args.photos, args.seed)
+    print(f"  done in {time.monotonic() - started:.0f} s; training {args.minutes} min", flush=True)
+    net, steps = train.train(
+        data,
+        args.minutes,
+        args.seed,
+        args.width,
+        log=lambda message: print(message, flush=True),
+        checkpoint=BUILD / "checkpoint.onnx",
+    )
+    del data
+    train.export(net, args.output)
+    print(f"exported {args.output} ({args.output.stat().st_size / 1e6:.2f} MB)", flush=True)
+    print(f"making {args.crops} index crops", flush=True)
+    crops = train_index.generate(svg_cards, args.photographed, args.crops, args.seed)
+    held_out = train_index.generate(svg_cards, args.photographed, 3200, args.seed + 1000)
+    namer, index_steps = train_index.fit(
+        crops, args.index_minutes, args.seed, log=lambda message: print(message, flush=True)
+    )
+    del crops
+    train_index.export(namer, args.index_output)
+    print(f"exported {args.index_output}", flush=True)
+    validation = train.generate(
+        svg_cards, args.photographed, 100, args.seed + 1000, size=(960, 720)
+    )
+    figures = evaluate.synthetic(net, namer, validation)
+    figures |= {
+        "index_crop_accuracy": round(train_index.accuracy(namer, held_out), 4),
+        "steps": steps,
+        "index_steps": index_steps,
+        "minutes": round((time.monotonic() - started) / 60, 1),
+        "photos": args.photos,
+        "photographed_faces": bool(args.photographed),
+    }
+    (BUILD / "figures.json").write_text(json.dumps(figures, indent=2))
+    print(json.dumps(figures, indent=2))
+
+
+if __name__ == "__main__":
+    main()

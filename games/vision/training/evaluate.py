@@ -1,0 +1,41 @@
+"""Synthetic validation: the reader's figures on photos composed like the training ones
+(not the measure that counts; that is bench/bench_vision.py on real photos)."""
+
+from collections import Counter
+
+from games.vision import reader
+from games.vision.labels import RANKS, SUITS
+from games.vision.training import scenes, train, train_index
+
+
+def truth_of(corners):
+    """The cards that show in a synthetic photo: each card with a visible index, once."""
+    cards = {}
+    for c in corners:
+        if c.visible >= scenes.VISIBLE:
+            cards[c.card] = "JK" if RANKS[c.rank] == "JK" else RANKS[c.rank] + SUITS[c.suit]
+    return Counter(cards.values())
+
+
+def score(found: Counter, truth: Counter):
+    right = sum((found & truth).values())
+    return right, sum(found.values()), sum(truth.values())
+
+
+def synthetic(net, namer, photos):
+    right = reported = labelled = exact = 0
+    for photo, corners in photos:
+        maps = train.maps_of(net, photo)
+        corners = train_index.name_with(namer, photo, reader.corners_from_maps(maps))
+        cards = reader.cards_from_corners(corners)
+        found = Counter(card.card for card in cards)
+        truth = truth_of(corners)
+        r, n, t = score(found, truth)
+        right, reported, labelled = right + r, reported + n, labelled + t
+        exact += found == truth
+    return {
+        "synthetic_photos": len(photos),
+        "synthetic_recall": round(right / max(1, labelled), 4),
+        "synthetic_precision": round(right / max(1, reported), 4),
+        "synthetic_exact": f"{exact}/{len(photos)}",
+    }

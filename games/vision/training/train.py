@@ -1,0 +1,229 @@
+"""Training the corner reader on synthetic photos, and exporting it to ONNX."""
+
+import math
+import multiprocessing
+import random
+import time
+from pathlib import Path
+
+import numpy as np
+import torch
+from torch import nn
+
+from games.vision.labels import STRIDE
+from games.vision.training import art, scenes
+from games.vision.training.net import CornerNet, Exported
+
+_faces = _backs = None
+
+
+def _load_art(svg_cards, photographed, seed):
+    global _faces, _backs
+    rng = random.Random(seed)
+    faces = art.svg_cards_faces(svg_cards)
+    if photographed:
+        faces += art.photographed_faces(photographed)
+    # A few drawn decks: other fonts and inks than the two sets of art.
+    faces += [art.drawn_face(rng, r, s) for _ in range(3) for r in range(13) for s in range(4)]
+    faces += [art.drawn_face(rng, art.JOKER_RANK, -1) for _ in range(8)]
+    _backs = [f for f in faces if f.is_back] + [art.drawn_back(rng) for _ in range(12)]
+    _faces = [f for f in faces if not f.is_back]
+
+
+def _make(args):
+    seed, size = args
+    photo, corners = scenes.compose(random.Random(seed), _faces, _backs, size)
+    return photo, corners
+
+
+def generate(svg_cards, photographed, count, seed, size=(320, 320), processes=2):
+    """`count` synthetic photos, made in parallel, the same for the same seed."""
+    ctx = multiprocessing.get_context("fork")
+    with ctx.Pool(processes, _load_art, (svg_cards, photographed, seed)) as pool:
+        jobs = [(seed * 1_000_003 + i, size) for i in range(count)]
+        return pool.map(_make, jobs, chunksize=16)
+
+
+def _rotate(photo, corners, k):
+    """The photo turned k quarter turns clockwise, with its corners as plain tuples."""
+    k %= 4
+    out = []
+    for c in corners:
+        h, w = photo.shape[:2]
+        points = [(c.box[0], c.box[1]), (c.box[2], c.box[3]), c.card_centre]
+        for _ in range(k):
+            points = [(h - y, x) for x, y in points]
+            h, w = w, h
+        (ax, ay), (bx, by), (ccx, ccy) = points
+        box = (min(ax, bx), min(ay, by), max(ax, bx), max(ay, by))
+        out.append((*box, c.rank, c.suit, ccx, ccy, c.visible))
+    return np.ascontiguousarray(np.rot90(photo, -k)), out
+
+
+def targets(corners, size):
+    """The maps the network learns, at stride 4: heat, ignore mask, and at each index's
+    centre (and the cells around it) its rank, suit and geometry."""
+    w, h = size
+    gw, gh = w // STRIDE, h // STRIDE
+    heat = np.zeros((gh, gw), np.float32)
+    weight = np.ones((gh, gw), np.float32)
+    rank = np.full((gh, gw), -100, np.int64)
+    suit = np.full((gh, gw), -100, np.int64)
+    geometry = np.zeros((6, gh, gw), np.float32)
+    geo_mask = np.zeros((gh, gw), np.float32)
+    yy, xx = np.mgrid[0:gh, 0:gw]
+    for x0, y0, x1, y1, r, s, ccx, ccy, visible in corners:
+        cx, cy = (x0 + x1) / 2 / STRIDE, (y0 + y1) / 2 / STRIDE
+        bw, bh = max(x1 - x0, 2), max(y1 - y0, 2)
+        if visible < scenes.VISIBLE:
+            gx0, gy0 = max(0, int(x0 / STRIDE)), max(0, int(y0 / STRIDE))
+            weight[gy0 : int(math.ceil(y1 / STRIDE)), gx0 : int(math.ceil(x1 / STRIDE))] = 0
+            continue
+        ix, iy = int(cx), int(cy)
+        if not (0 <= ix < gw and 0 <= iy < gh):
+            continue
+        sigma = max(0.7, 0.12 * min(bw, bh) / STRIDE)
+        g = np.exp(-((xx - cx + 0.5) ** 2 + (yy - cy + 0.5) ** 2) / (2 * sigma**2))
+        heat = np.maximum(heat, g)
+        heat[iy, ix] = 1.0
+        for gy in range(max(0, iy - 1), min(gh, iy + 2)):
+            for gx in range(max(0, ix - 1), min(gw, ix + 2)):
+                rank[gy, gx] = r
+                suit[gy, gx] = s if s >= 0 else -100
+                geometry[:, gy, gx] = (
+                    cx - (gx + 0.5),
+                    cy - (gy + 0.5),
+                    math.log(bw / 16),
+                    math.log(bh / 16),
+                    (ccx - (x0 + x1) / 2) / 64,
+                    (ccy - (y0 + y1) / 2) / 64,
+                )
+                geo_mask[gy, gx] = 1.0 if (gx, gy) == (ix, iy) else 0.5
+        weight[iy, ix] = 1.0
+    return heat, weight, rank, suit, geometry, geo_mask
+
+
+def _crop(photo, corners, rng, size):
+    """A random `size` square of the photo; an index cut by the edge is neither right nor wrong."""
+    h, w, _ = photo.shape
+    x, y = rng.randint(0, w - size), rng.randint(0, h - size)
+    out = []
+    for x0, y0, x1, y1, r, s, ccx, ccy, visible in corners:
+        cx, cy = (x0 + x1) / 2 - x, (y0 + y1) / 2 - y
+        if not (0 <= cx < size and 0 <= cy < size):
+            continue
+        inside = x0 >= x and y0 >= y and x1 <= x + size and y1 <= y + size
+        out.append(
+            (x0 - x, y0 - y, x1 - x, y1 - y, r, s, ccx - x, ccy - y, visible if inside else 0.5)
+        )
+    return photo[y : y + size, x : x + size], out
+
+
+def batches(data, batch_size, rng, crop=256):
+    order = list(range(len(data)))
+    while True:
+        rng.shuffle(order)
+        for start in range(0, len(order) - batch_size + 1, batch_size):
+            photos, maps = [], []
+            for i in order[start : start + batch_size]:
+                photo, corners = data[i]
+                photo, corners = _rotate(photo, corners, rng.randrange(4))
+                photo, corners = _crop(photo, corners, rng, crop)
+                h, w, _ = photo.shape
+                photos.append(photo)
+                maps.append(targets(corners, (w, h)))
+            x = torch.from_numpy(np.stack(photos)).permute(0, 3, 1, 2).float() / 255 - 0.5
+            yield x, [torch.from_numpy(np.stack(m)) for m in zip(*maps, strict=True)]
+
+
+def loss_of(outputs, truth):
+    heat_logit, rank_logit, suit_logit, geometry = outputs
+    heat, weight, rank, suit, geo_truth, geo_mask = truth
+    p = torch.sigmoid(heat_logit[:, 0]).clamp(1e-4, 1 - 1e-4)
+    positive = heat.eq(1).float()
+    pos_loss = -torch.log(p) * (1 - p) ** 2 * positive
+    neg_loss = -torch.log(1 - p) * p**2 * (1 - heat) ** 4 * (1 - positive) * weight
+    count = positive.sum().clamp(min=1)
+    heat_loss = (pos_loss.sum() + neg_loss.sum()) / count
+    rank_loss = nn.functional.cross_entropy(rank_logit, rank, ignore_index=-100)
+    suit_loss = nn.functional.cross_entropy(suit_logit, suit, ignore_index=-100)
+    if rank.ne(-100).sum() == 0:
+        rank_loss = rank_logit.sum() * 0
+    if suit.ne(-100).sum() == 0:
+        suit_loss = suit_logit.sum() * 0
+    geo_weight = geo_mask.unsqueeze(1)
+    geo_err = (geometry - geo_truth).abs() * geo_weight
+    geo_loss = geo_err.sum() / geo_weight.sum().clamp(min=1)
+    return heat_loss + rank_loss + suit_loss + geo_loss, {
+        "heat": heat_loss.item(),
+        "rank": rank_loss.item(),
+        "suit": suit_loss.item(),
+        "geometry": geo_loss.item(),
+    }
+
+
+def train(data, minutes, seed, width=32, batch_size=12, log=print, checkpoint=None):
+    """A network trained on `data` for about `minutes`, with a cosine learning rate."""
+    torch.manual_seed(seed)
+    rng = random.Random(seed)
+    net = CornerNet(width)
+    optimiser = torch.optim.AdamW(net.parameters(), lr=3e-3, weight_decay=1e-4)
+    start = time.monotonic()
+    budget = minutes * 60
+    step = 0
+    smoothed = None
+    for x, truth in batches(data, batch_size, rng):
+        done = (time.monotonic() - start) / budget
+        if done >= 1:
+            break
+        for group in optimiser.param_groups:
+            group["lr"] = 3e-3 * (min(1.0, step / 200) * 0.5 * (1 + math.cos(math.pi * done)))
+        net.train()
+        loss, parts = loss_of(net(x), truth)
+        optimiser.zero_grad()
+        loss.backward()
+        nn.utils.clip_grad_norm_(net.parameters(), 5.0)
+        optimiser.step()
+        smoothed = (
+            parts
+            if smoothed is None
+            else {k: 0.98 * smoothed[k] + 0.02 * v for k, v in parts.items()}
+        )
+        step += 1
+        if checkpoint and step % 1000 == 0:
+            net.eval()
+            export(net, checkpoint)
+        if step % 100 == 0:
+            log(
+                f"step {step} ({time.monotonic() - start:.0f} s): "
+                + " ".join(f"{k} {v:.3f}" for k, v in smoothed.items())
+            )
+    net.eval()
+    return net, step
+
+
+def export(net, path: Path):
+    """The network as ONNX: uint8 RGB (1, 3, H, W) in, maps (1, 25, H/4, W/4) out."""
+    model = Exported(net).eval()
+    example = torch.zeros(1, 3, 320, 320, dtype=torch.uint8)
+    torch.onnx.export(
+        model,
+        (example,),
+        str(path),
+        input_names=["image"],
+        output_names=["maps"],
+        dynamic_axes={"image": {2: "height", 3: "width"}, "maps": {2: "rows", 3: "columns"}},
+        opset_version=17,
+        dynamo=False,
+    )
+
+
+def maps_of(net, photo):
+    """What the exported model answers for one photo, computed by torch."""
+    h, w, _ = photo.shape
+    ph, pw = -h % 16, -w % 16
+    photo = np.pad(photo, ((0, ph), (0, pw), (0, 0)), constant_values=128)
+    x = torch.from_numpy(np.ascontiguousarray(photo.transpose(2, 0, 1)[None]))
+    with torch.no_grad():
+        maps = Exported(net)(x)[0].numpy()
+    return maps[:, : -(-h // STRIDE), : -(-w // STRIDE)]

@@ -1,0 +1,91 @@
+"""The card reader on photos composed from svg-cards' art, and its pure helpers."""
+
+import io
+from collections import Counter
+from pathlib import Path
+
+import numpy as np
+import pytest
+from PIL import Image
+
+from games.vision import CardReading, check_words, read_cards, unsure
+from games.vision.reader import LABELS, Corner, cards_from_corners, same_card
+
+FIXTURES = Path(__file__).resolve().parent / "fixtures" / "vision"
+HAND = "7H QS 10D AC 7H JK 5S"  # games/vision/training/fixtures.py lays these out
+
+
+def photo_bytes(image, kind="PNG", **options):
+    buffer = io.BytesIO()
+    image.save(buffer, kind, **options)
+    return buffer.getvalue()
+
+
+def test_a_hand_on_the_table_is_read_card_by_card():
+    cards = read_cards((FIXTURES / "hand.jpg").read_bytes())
+    assert Counter(c.card for c in cards) == Counter(HAND.split())
+
+
+def test_every_card_comes_with_its_confidence_and_a_box_inside_the_photo():
+    cards = read_cards((FIXTURES / "hand.jpg").read_bytes())
+    for card in cards:
+        assert 0 < card.confidence <= 1
+        x0, y0, x1, y1 = card.box
+        assert 0 <= x0 < x1 <= 960 and 0 <= y0 < y1 <= 640
+        assert card.alternative != card.card
+
+
+def test_the_backs_of_cards_are_no_cards():
+    assert read_cards((FIXTURES / "backs.jpg").read_bytes()) == []
+
+
+@pytest.mark.parametrize("colour", ["white", (40, 110, 60), (120, 80, 40)])
+def test_an_empty_table_is_no_cards(colour):
+    assert read_cards(photo_bytes(Image.new("RGB", (800, 600), colour))) == []
+
+
+def _corner(x, y, to_x, to_y, label="7H", score=0.9):
+    labels = np.full(len(LABELS), 0.001)
+    labels[LABELS.index(label)] = 1.0
+    return Corner((x, y), (x - 10, y - 20, x + 10, y + 20), (to_x, to_y), score, labels)
+
+
+def test_a_cards_two_corners_count_once_whatever_they_are_read_as():
+    top_left = _corner(100, 100, 80, 120, "7H")
+    bottom_right = _corner(260, 340, -80, -120, "7D")
+    assert same_card(top_left, bottom_right)
+    assert len(cards_from_corners([top_left, bottom_right])) == 1
+
+
+def test_two_equal_cards_from_two_decks_stay_two():
+    first = _corner(100, 100, 80, 120)
+    second = _corner(400, 100, 80, 120)
+    assert [c.card for c in cards_from_corners([first, second])] == ["7H", "7H"]
+
+
+def test_cards_fanned_side_by_side_are_not_merged_though_their_centres_are_close():
+    first = _corner(100, 100, 80, 120, "7H")
+    second = _corner(130, 102, 80, 120, "8H")
+    assert sorted(c.card for c in cards_from_corners([first, second])) == ["7H", "8H"]
+
+
+def _reading(card, confidence, alternative):
+    return CardReading(card, confidence, (0, 0, 10, 10), alternative, 1 - confidence)
+
+
+def test_the_unsure_cards_are_the_ones_read_with_low_confidence():
+    sure, doubtful = _reading("6C", 0.97, "9C"), _reading("6C", 0.55, "9C")
+    assert unsure([sure, doubtful]) == [doubtful]
+
+
+@pytest.mark.parametrize(
+    ("card", "alternative", "words"),
+    [
+        ("6C", "9C", "check: 6 of clubs, or 9?"),
+        ("QH", "QD", "check: Queen of hearts, or diamonds?"),
+        ("10S", "JK", "check: 10 of spades, or Joker?"),
+        ("AS", "4C", "check: Ace of spades, or 4 of clubs?"),
+    ],
+)
+def test_an_unsure_card_says_what_else_it_could_be(card, alternative, words):
+    assert check_words(_reading(card, 0.5, alternative)) == words
