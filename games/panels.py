@@ -42,6 +42,8 @@ class HandPanel:
     saved_now: bool = False
     editing: bool = False
     collapsed: bool = False  # another hand is entered first
+    reading: object = None  # the cards a photo showed (photos.PhotoReading), to check
+    photo_problem: str | None = None  # why a photo could not be read
     chosen: list[Card] = field(default_factory=list)
     picker: list[list[PickerCard]] = field(default_factory=list)
 
@@ -99,6 +101,19 @@ class HandPanel:
         return rows
 
     # ---------------------------------------------------------------- for the template
+
+    @property
+    def chosen_checked(self) -> list[tuple[Card, str | None]]:
+        """The chosen cards, each with what to check about it where a photo's reading was
+        unsure ("check: 6 of clubs, or 9?"), one mark per unsure reading of the card."""
+        left = list(self.reading.unsure) if self.reading else []
+        marked = []
+        for card in self.chosen:
+            words = next((w for c, w in left if c == str(card)), None)
+            if words is not None:
+                left.remove((str(card), words))
+            marked.append((card, words))
+        return marked
 
     @property
     def sizes(self) -> tuple[int, ...]:

@@ -74,6 +74,11 @@ urlpatterns = [
         rounds.hand_entry,
         name="hand_entry",
     ),
+    path(
+        "games/<id:game_id>/rounds/<number:number>/seats/<id:seat_id>/photo/",
+        rounds.hand_photo,
+        name="hand_photo",
+    ),
     path("games/<id:game_id>/guests/", guests.new_guest_pass, name="new_guest_pass"),
     path("games/<id:game_id>/guests/<id:pass_id>/", guests.guest_pass, name="guest_pass"),
     path("games/<id:game_id>/guest/<token:token>/", guests.guest_join, name="guest_join"),

@@ -48,6 +48,7 @@ def site_urls(game: Game) -> dict[str, str]:
         "round": f"/games/{game.pk}/rounds/{number}/",
         "round_live": f"/games/{game.pk}/rounds/{number}/live/",
         "hand_entry": f"/games/{game.pk}/rounds/{number}/seats/{seat.pk}/",
+        "hand_photo": f"/games/{game.pk}/rounds/{number}/seats/{seat.pk}/photo/",
         "undo_save": f"/games/{game.pk}/rounds/{number}/undo/",
         "nights": "/nights/",
         "night": f"/nights/{game.night_id}/",

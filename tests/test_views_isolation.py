@@ -14,7 +14,7 @@ pytestmark = pytest.mark.django_db
 # it is placed here, so no view can be forgotten.
 PUBLIC = {"home", "signup", "login", "logout", "manifest", "service_worker", "offline"}
 BY_LINK = {"invitation", "guest_join"}  # holding the secret token is the permission
-GUEST_OK = {"game", "round", "hand_entry", "game_live", "round_live", "undo_save"}
+GUEST_OK = {"game", "round", "hand_entry", "hand_photo", "game_live", "round_live", "undo_save"}
 ACCOUNT = {"password_change", "password_change_done"}  # any signed-in login, its own account
 MEMBERS_ONLY = {
     "players",

@@ -167,6 +167,9 @@ class GameKind:
     # The bonus lines added once the game is over: (totals, rounds won, rules) -> per seat
     bonus_lines: Callable[[list[int], list[int], object], list] | None = None
     running_totals: bool = False  # the score table shows the total after each round
+    # Played with the standard deck (and printed jokers) the card reader knows, so a hand can
+    # be read from a photo; Five Crowns' own five-suited deck is not.
+    reads_photos: bool = True
 
     # ---------------------------------------------------------------- options
 
@@ -589,6 +592,7 @@ FIVE_CROWNS = GameKind(
     score_cards=_melds_all(five_crowns.arrange, three_thirteen.went_out_error),
     command=five_crowns.command_answer,
     blurb="Five suits, 3 to King, 11 rounds; the round's rank and six jokers are wild.",
+    reads_photos=False,
 )
 
 

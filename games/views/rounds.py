@@ -6,9 +6,10 @@ from dataclasses import replace
 from django.contrib import messages
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.csrf import csrf_exempt, csrf_protect
 from django.views.decorators.http import require_POST, require_safe
 
-from games import engine
+from games import engine, vision
 from games.engine.cards import format_cards
 
 from ..access import TableRequest, game_access, saver
@@ -23,8 +24,9 @@ from ..lookups import (
     seats_for,
     whole_number,
 )
-from ..models import Conflict, Game, Refused, Round, entry_key
+from ..models import Conflict, Entry, Game, Refused, Round, entry_key
 from ..panels import HandPanel
+from ..photos import PhotoInMemory, read_hand_photo
 
 
 @game_access
@@ -163,3 +165,60 @@ def undo_save(request: TableRequest, game_id, number):
     else:
         messages.success(request, f"Undone: {name}'s hand is back to {undo.new_summary}.")
     return redirect(round_)
+
+
+@csrf_exempt  # checked below, once the photo is known to stay in memory (`_hand_photo`)
+@require_POST
+def hand_photo(request: TableRequest, game_id, number, seat_id):
+    """The cards of a photo of a hand become its panel's chosen cards, to check and correct
+    before saving: who may save the hand may send its photo. The photo is read in memory and
+    dropped: never written, logged or sent back."""
+    request.upload_handlers = [PhotoInMemory(request)]
+    return _hand_photo(request, game_id, number, seat_id)
+
+
+@csrf_protect
+@game_access
+def _hand_photo(request: TableRequest, game_id, number, seat_id):
+    seats = seats_for(request, game_id, number)
+    seat = next((seat for seat in seats if seat.pk == seat_id), None)
+    if seat is None:
+        raise Http404("No such seat")
+    game = seat.game
+    round_ = _round_of(game, number)
+    reading, problem = None, None
+    if game.finished_at:
+        problem = "This game is finished: reopen it to change a hand."
+    elif not game.kind_def.reads_photos:
+        problem = f"{game.kind_def.name}'s own deck cannot be read from a photo: tap the cards."
+    elif int(request.META.get("CONTENT_LENGTH") or 0) > vision.MAX_BYTES + 2**16:
+        problem = _too_large()
+    else:
+        upload = request.FILES.get("photo")
+        if getattr(request, "photo_too_large", False):
+            problem = _too_large()
+        elif upload is None:
+            problem = "Choose a photo of the hand first."
+        else:
+            try:
+                reading = read_hand_photo(upload.read(), game.kind_def, game.engine_rules)
+            except vision.PhotoError as refusal:
+                problem = refusal.message
+    status = 422 if problem else 200
+    context = {"game": game, "kind": game.kind_def, "round": round_, "seat": seat}
+    context |= {"reading": reading, "photo_problem": problem}
+    if request.htmx:
+        return render(request, "games/round.html#photo-reading", context, status=status)
+    # Without JavaScript: the round page, the hand's panel holding what the photo shows.
+    hand = _hand(round_, seat)
+    entry = Entry(engine.CARDS, " ".join(reading.cards)) if reading else None
+    if entry is None:
+        entry = hand.entry if hand else Entry(engine.CARDS)
+    panel = HandPanel.entering(round_, seat, hand, entry, reading=reading, photo_problem=problem)
+    return render(
+        request, "games/round.html", round_context(round_, panels={seat.pk: panel}), status=status
+    )
+
+
+def _too_large() -> str:
+    return f"This photo is too large: send one under {vision.MAX_BYTES // 2**20} MB."

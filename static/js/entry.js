@@ -60,6 +60,11 @@
       this.saving = false;
       this.memoryDraft = null;
       this.scoredKey = null; // {asked, key}: the server's entry key for the entry last scored
+      // Cards a photo's reading was unsure of, each with what to check ({card, words}).
+      this.checks = [...this.form.querySelectorAll(".chosen-card.unsure")].map((button) => ({
+        card: button.value,
+        words: `check${button.querySelector("[data-check-words]").textContent}`,
+      }));
     }
 
     // ------------------------------------------------------------------ the entry
@@ -97,11 +102,14 @@
       const at = cards.indexOf(card);
       if (at < 0) return;
       cards.splice(at, 1);
+      const checked = this.checks.findIndex((check) => check.card === card);
+      if (checked >= 0) this.checks.splice(checked, 1);
       this.setCards(cards);
       this.changed();
     }
 
     clear() {
+      this.checks = [];
       this.setCards([]);
       this.changed();
     }
@@ -114,6 +122,7 @@
       for (const button of chosen.querySelectorAll(".chosen-card")) button.remove();
       const clear = chosen.querySelector("button[name=clear]");
       const template = document.getElementById("chosen-card-template");
+      const unchecked = [...this.checks];
       for (const card of this.cards) {
         const pick = this.picks.get(card);
         const button = template.content.firstElementChild.cloneNode(true);
@@ -122,6 +131,14 @@
         face.replaceChildren(...pick.querySelector(".face-text").cloneNode(true).childNodes);
         for (const ink of ["red", "black", "joker", "star", "wild"]) face.classList.toggle(ink, pick.classList.contains(ink));
         button.querySelector("[data-name]").textContent = `Remove ${pick.dataset.name}`;
+        const check = unchecked.findIndex((item) => item.card === card);
+        if (check >= 0) {
+          // Marked for the eye and in its name: "Remove 6 of clubs check: 6 of clubs, or 9?"
+          button.classList.add("unsure");
+          button.querySelector("[data-check]").hidden = false;
+          button.querySelector("[data-check-words]").textContent = unchecked[check].words.replace(/^check/, "");
+          unchecked.splice(check, 1);
+        }
         chosen.insertBefore(button, clear);
       }
       clear.hidden = this.cards.length === 0;
@@ -149,6 +166,15 @@
     // The answer to a scoring request is shown only if the panel still holds what was asked.
     current(asked) {
       return asked === JSON.stringify(this.entry());
+    }
+
+    // A photo's reading replaces the chosen cards (a second photo never adds to the first),
+    // kept as a draft and scored as typed cards are; nothing is saved until Save.
+    fromPhoto(cards, checks) {
+      this.checks = checks;
+      this.setCards(cards);
+      this.section.querySelector("details").open = true;
+      this.changed();
     }
 
     scored(preview) {
@@ -200,6 +226,7 @@
         // This phone's key for the save, the same for every sending until the server has it:
         // a resend behind only its own saves whose answers were lost is then no conflict.
         saveKey: old?.saveKey || newSaveKey(),
+        checks: this.checks,
         version: version ?? (old ? old.version : this.versionField.value),
         pending,
         at: Date.now(),
@@ -236,6 +263,7 @@
       for (const field of this.extraFields) field.value = draft.extra?.[field.name] ?? field.value;
       this.versionField.value = draft.version;
       this.cardsField.value = draft.cards;
+      this.checks = draft.checks || [];
       this.setCards(draft.cards ? draft.cards.split(/\s+/) : [], { fromTyping: true });
       this.section.querySelector("details").open = true;
       this.showState(draft.pending ? "waiting" : "draft");
@@ -374,8 +402,9 @@
       panel.asked = JSON.stringify(panel.entry());
     }
   });
+  const handForm = (config) => config?.elt instanceof Element && config.elt.matches("form.hand-form");
   document.addEventListener("htmx:beforeSwap", (event) => {
-    const panel = panelOf(event.detail.requestConfig?.elt);
+    const panel = handForm(event.detail.requestConfig) && panelOf(event.detail.requestConfig.elt);
     if (!panel) return;
     const html = event.detail.serverResponse || "";
     if (isSave(event.detail.requestConfig)) {
@@ -392,9 +421,18 @@
     }
   });
   document.addEventListener("htmx:afterSwap", (event) => {
-    const panel = panelOf(event.detail.requestConfig?.elt);
-    const preview = panel?.form.querySelector(".preview");
-    if (preview && !isSave(event.detail.requestConfig)) panel.scored(preview);
+    const config = event.detail.requestConfig;
+    const panel = config?.elt instanceof Element && panelOf(config.elt);
+    if (!panel) return;
+    if (config.elt.matches("[data-photo-form]")) {
+      const reading = panel.section.querySelector("[data-photo-reading][data-cards]");
+      const cards = reading?.dataset.cards.split(" ").filter(Boolean) ?? [];
+      const checks = [...(reading?.querySelectorAll("li[data-card]") ?? [])].map((item) => ({ card: item.dataset.card, words: item.dataset.words }));
+      if (cards.length) panel.fromPhoto(cards, checks); // none found: the panel keeps its cards
+      return;
+    }
+    const preview = handForm(config) && panel.form.querySelector(".preview");
+    if (preview && !isSave(config)) panel.scored(preview);
   });
   document.addEventListener("htmx:afterRequest", (event) => {
     const panel = panels.get(event.detail.elt.closest?.(".hand-panel")?.id);
@@ -432,6 +470,56 @@
       panel.showState("draft");
     }
   });
+
+  // ------------------------------------------------------------------ a photo of the hand
+
+  const PHOTO_SIDE = 1600; // px, the longest side sent: a 12-megapixel photo costs a few hundred KB
+
+  // The photo shrunk on the phone (turned as its EXIF says) to a JPEG; the original where the
+  // browser cannot draw it (the server then says what is wrong with it).
+  async function shrunk(file) {
+    try {
+      const bitmap = await createImageBitmap(file, { imageOrientation: "from-image" });
+      const scale = Math.min(1, PHOTO_SIDE / Math.max(bitmap.width, bitmap.height));
+      const canvas = document.createElement("canvas");
+      canvas.width = Math.max(1, Math.round(bitmap.width * scale));
+      canvas.height = Math.max(1, Math.round(bitmap.height * scale));
+      canvas.getContext("2d").drawImage(bitmap, 0, 0, canvas.width, canvas.height);
+      bitmap.close();
+      const blob = await new Promise((resolve) => canvas.toBlob(resolve, "image/jpeg", 0.85));
+      return blob ? new File([blob], "hand.jpg", { type: "image/jpeg" }) : file;
+    } catch {
+      return file;
+    }
+  }
+
+  document.addEventListener("click", (event) => {
+    const button = event.target instanceof Element && event.target.closest("[data-photo-button]");
+    if (button) button.form.querySelector("[data-photo-input]").click();
+  });
+  document.addEventListener("change", async (event) => {
+    const input = event.target;
+    if (!(input instanceof HTMLInputElement) || !input.matches("[data-photo-input]") || !input.files.length) return;
+    const form = input.form;
+    const reading = form.querySelector("[data-photo-reading]");
+    const small = await shrunk(input.files[0]);
+    const files = new DataTransfer();
+    files.items.add(small);
+    input.files = files.files;
+    reading.replaceChildren(Object.assign(document.createElement("p"), { className: "photo-note", textContent: "Reading the photo…" }));
+    htmx.trigger(form, "photo-ready");
+  });
+  // Reading a photo needs the server: offline the button says so; everything else works on.
+  const photoButtons = () => {
+    for (const button of document.querySelectorAll("[data-photo-button]")) {
+      const offline = navigator.onLine === false;
+      button.disabled = offline;
+      button.querySelector("[data-photo-label]").textContent = offline ? "Reading a photo needs the connection" : "Read cards from a photo";
+    }
+  };
+  window.addEventListener("online", photoButtons);
+  window.addEventListener("offline", photoButtons);
+  document.addEventListener("htmx:load", photoButtons);
 
   const sendWaiting = () => {
     for (const panel of panels.values()) if (panel.readDraft()?.pending) panel.send();

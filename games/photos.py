@@ -1,0 +1,94 @@
+"""A hand read from a photo, for its panel: the cards the reader found that the game's deck
+has, those it is unsure of with what they may be instead, in words for the page. The reading
+itself is games.vision's (plain Python, no Django); the photo lives only in memory."""
+
+from dataclasses import dataclass
+
+import io
+
+from django.core.files.uploadedfile import InMemoryUploadedFile
+from django.core.files.uploadhandler import FileUploadHandler, StopUpload
+
+from games import vision
+from games.engine.cards import CardError, parse_card
+
+
+@dataclass(frozen=True)
+class PhotoReading:
+    """What the panel is told of a photo: the cards in the notation the picker uses, the
+    unsure ones each with the words that say what to check, and a line for the page."""
+
+    cards: tuple[str, ...]
+    unsure: tuple[tuple[str, str], ...]  # (card, "check: 6 of clubs, or 9?")
+    note: str
+
+
+def read_hand_photo(data: bytes, kind, rules) -> PhotoReading:
+    """The cards of a photo of a hand of this game. Raises vision.PhotoError, whose message
+    says what is wrong with the file, for the page."""
+    found = vision.read_cards(data)
+    deck = {str(card) for card in kind.deck(rules)}
+    cards, unsure, others = [], [], 0
+    for reading in found:
+        try:
+            card = str(parse_card(reading.card))
+        except CardError:
+            card = reading.card
+        if card not in deck:
+            others += 1  # a printed joker where the game plays without them
+            continue
+        cards.append(card)
+        if reading in vision.unsure(found):
+            unsure.append((card, vision.check_words(reading)))
+    return PhotoReading(tuple(cards), tuple(unsure), _note(len(cards), len(unsure), others))
+
+
+def _note(count: int, unsure: int, others: int) -> str:
+    """The line the panel shows over a reading."""
+    if not count:
+        said = "No cards were found in this photo: lay the hand face up so each corner shows."
+    else:
+        said = f"Read {_cards(count)} from the photo."
+        if unsure:
+            said += f" Check the {_cards(unsure, 'marked card')} against the table."
+    if others:
+        said += f" Left out: {_cards(others, 'printed joker')} (this game plays without them)."
+    return said + " Nothing is saved until you tap Save."
+
+
+def _cards(count: int, word: str = "card") -> str:
+    return f"{count} {word}{'s' if count != 1 else ''}"
+
+
+class PhotoInMemory(FileUploadHandler):
+    """Keeps an uploaded photo in memory only (never in a temporary file), up to the reader's
+    size limit; past it the rest of the upload is read and dropped, and the request is marked
+    (`request.photo_too_large`) so the page says so."""
+
+    def __init__(self, request=None):
+        super().__init__(request)
+        self.parts: list[bytes] = []
+        self.size = 0
+
+    def new_file(self, *args, **kwargs):
+        super().new_file(*args, **kwargs)
+        self.parts, self.size = [], 0
+
+    def receive_data_chunk(self, raw_data, start):
+        self.size += len(raw_data)
+        if self.size > vision.MAX_BYTES:
+            self.request.photo_too_large = True
+            raise StopUpload(connection_reset=False)
+        self.parts.append(raw_data)
+        return None
+
+    def file_complete(self, file_size):
+        return InMemoryUploadedFile(
+            io.BytesIO(b"".join(self.parts)),
+            self.field_name,
+            self.file_name,
+            self.content_type,
+            file_size,
+            self.charset,
+            self.content_type_extra,
+        )

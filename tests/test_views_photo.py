@@ -1,0 +1,180 @@
+"""A photo of a hand, sent for its panel: the cards the reader finds come back to be checked
+and corrected before saving; a file that is no photo, a damaged or huge one, a decompression
+bomb, an animated, CMYK or 16-bit image each get a clear message (never a 500), the photo is
+never written anywhere, and only a phone that may save the hand may send its photo."""
+
+import io
+import re
+import struct
+import zlib
+
+import pytest
+from django.test import Client
+from PIL import Image
+
+from games import vision
+from games.models import GuestPass, Hand
+from tests.helpers import seats
+
+pytestmark = pytest.mark.django_db
+
+FIXTURES = "tests/fixtures/vision"
+HTMX = {"HTTP_HX_REQUEST": "true"}
+
+
+def photo_url(game, seat, number=1):
+    return f"/games/{game.pk}/rounds/{number}/seats/{seat.pk}/photo/"
+
+
+def send(client, game, seat, data: bytes, name="hand.jpg", htmx=True):
+    upload = io.BytesIO(data)
+    upload.name = name
+    return client.post(photo_url(game, seat), {"photo": upload}, **(HTMX if htmx else {}))
+
+
+def image_bytes(mode="RGB", size=(64, 48), format="PNG", **options) -> bytes:
+    out = io.BytesIO()
+    Image.new(mode, size, 128 if mode != "RGB" else (30, 110, 60)).save(out, format, **options)
+    return out.getvalue()
+
+
+def fixture(name: str) -> bytes:
+    with open(f"{FIXTURES}/{name}", "rb") as photo:
+        return photo.read()
+
+
+@pytest.fixture
+def rummy(member, make_game):
+    return make_game(member, kind="rummy13", names=("Ann", "Bob"))
+
+
+def test_the_cards_of_a_photo_come_back_for_the_panel_unsaved(signed_in, rummy):
+    seat = seats(rummy)[0]
+    photo = fixture("hand.jpg")
+    expected = vision.read_cards(photo)
+    response = send(signed_in, rummy, seat, photo)
+    assert response.status_code == 200
+    text = response.content.decode()
+    shown = re.search(r'data-cards="([^"]*)"', text).group(1).split()
+    assert sorted(shown) == sorted(reading.card for reading in expected)
+    for reading in vision.unsure(expected):
+        assert f'data-card="{reading.card}"' in text
+    assert "Nothing is saved until you tap Save" in text
+    assert not Hand.objects.exists()
+
+
+def test_without_javascript_the_round_page_shows_the_panel_holding_the_photos_cards(
+    signed_in, rummy
+):
+    seat = seats(rummy)[0]
+    photo = fixture("hand.jpg")
+    response = send(signed_in, rummy, seat, photo, htmx=False)
+    assert response.status_code == 200
+    text = response.content.decode()
+    cards = " ".join(reading.card for reading in vision.read_cards(photo))
+    assert f'name="cards" value="{cards}"' in text
+    assert not Hand.objects.exists()
+
+
+def noise_jpeg() -> bytes:
+    out = io.BytesIO()
+    Image.effect_noise((400, 300), 60).convert("RGB").save(out, "JPEG")
+    return out.getvalue()
+
+
+def bomb() -> bytes:
+    """A few hundred bytes of PNG that declare 40,000 x 40,000 pixels."""
+    header = struct.pack(">IIBBBBB", 40_000, 40_000, 8, 0, 0, 0, 0)
+
+    def chunk(kind, data):
+        return (
+            struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+        )
+
+    rows = zlib.compress(b"\x00" * 1000)
+    return (
+        b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", rows) + chunk(b"IEND", b"")
+    )
+
+
+def animated_gif() -> bytes:
+    frames = [Image.new("P", (40, 30), colour) for colour in (1, 2, 3)]
+    out = io.BytesIO()
+    frames[0].save(out, "GIF", save_all=True, append_images=frames[1:], duration=100, loop=0)
+    return out.getvalue()
+
+
+@pytest.mark.parametrize(
+    "data, said",
+    [
+        (b"7H 8H 9H, not a photo", "not a photo"),
+        (noise_jpeg()[:6000], "damaged"),
+        (bomb(), "too many pixels"),
+        (b"", "not a photo"),
+    ],
+    ids=["text", "truncated", "decompression-bomb", "empty"],
+)
+def test_a_file_the_reader_cannot_open_is_refused_by_name(signed_in, rummy, data, said):
+    seat = seats(rummy)[0]
+    response = send(signed_in, rummy, seat, data)
+    assert response.status_code == 422
+    text = response.content.decode()
+    assert said in text.lower() and "data-cards" not in text
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        animated_gif(),
+        image_bytes("CMYK", format="JPEG"),
+        image_bytes("I;16", format="PNG"),
+        fixture("backs.jpg"),
+    ],
+    ids=["animated", "cmyk", "16-bit", "card-backs"],
+)
+def test_odd_images_are_read_and_a_photo_without_cards_finds_none(signed_in, rummy, data):
+    seat = seats(rummy)[0]
+    response = send(signed_in, rummy, seat, data)
+    assert response.status_code == 200
+    assert "No cards were found in this photo" in response.content.decode()
+
+
+def test_a_huge_upload_is_refused_by_its_size_and_never_written(
+    signed_in, rummy, settings, tmp_path
+):
+    settings.FILE_UPLOAD_TEMP_DIR = str(tmp_path)
+    seat = seats(rummy)[0]
+    huge = send(signed_in, rummy, seat, b"\xff" * (30 * 2**20))
+    assert huge.status_code == 422
+    assert "too large" in huge.content.decode()
+    # A big photo under the limit (over Django's in-memory threshold) stays in memory too.
+    big = io.BytesIO()
+    Image.effect_noise((2000, 1500), 90).convert("RGB").save(big, "PNG")
+    assert 2.5 * 2**20 < len(big.getvalue()) < vision.MAX_BYTES
+    response = send(signed_in, rummy, seat, big.getvalue())
+    assert response.status_code in (200, 422)
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_photo_is_read_only_for_who_may_save_the_hand(rummy, member, make_member, make_game):
+    seat = seats(rummy)[0]
+    photo = fixture("hand.jpg")
+    stranger = Client()
+    stranger.force_login(make_member("zed"))
+    assert send(stranger, rummy, seat, photo).status_code == 404
+    assert send(Client(), rummy, seat, photo).status_code == 302
+    guest = Client()
+    guest.post(GuestPass.objects.create(game=rummy).get_absolute_url(), {"device": "Bob's"})
+    assert send(guest, rummy, seat, photo).status_code == 200
+    other = make_game(member, names=("Dee", "Eve"))
+    assert send(guest, other, seats(other)[0], photo).status_code in (302, 404)
+
+
+def test_five_crowns_panels_have_no_photo_control(signed_in, member, make_game):
+    crowns = make_game(member, kind="five-crowns")
+    page = signed_in.get(f"/games/{crowns.pk}/rounds/1/").content.decode()
+    assert "Read cards from a photo" not in page
+    assert send(signed_in, crowns, seats(crowns)[0], fixture("hand.jpg")).status_code == 422
+    rummy = make_game(member, kind="rummy13", names=("Ann", "Bob"))
+    page = signed_in.get(f"/games/{rummy.pk}/rounds/1/").content.decode()
+    assert 'capture="environment"' in page and "Read cards from a photo" in page
