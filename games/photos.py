@@ -2,9 +2,8 @@
 has, those it is unsure of with what they may be instead, in words for the page. The reading
 itself is games.vision's (plain Python, no Django); the photo lives only in memory."""
 
-from dataclasses import dataclass
-
 import io
+from dataclasses import dataclass
 
 from django.core.files.uploadedfile import InMemoryUploadedFile
 from django.core.files.uploadhandler import FileUploadHandler, StopUpload

@@ -63,7 +63,7 @@
       // Cards a photo's reading was unsure of, each with what to check ({card, words}).
       this.checks = [...this.form.querySelectorAll(".chosen-card.unsure")].map((button) => ({
         card: button.value,
-        words: `check${button.querySelector("[data-check-words]").textContent}`,
+        words: `check: ${button.querySelector("[data-check-words]").textContent}`,
       }));
     }
 
@@ -136,7 +136,7 @@
           // Marked for the eye and in its name: "Remove 6 of clubs check: 6 of clubs, or 9?"
           button.classList.add("unsure");
           button.querySelector("[data-check]").hidden = false;
-          button.querySelector("[data-check-words]").textContent = unchecked[check].words.replace(/^check/, "");
+          button.querySelector("[data-check-words]").textContent = unchecked[check].words.replace(/^check: /, "");
           unchecked.splice(check, 1);
         }
         chosen.insertBefore(button, clear);
