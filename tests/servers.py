@@ -1,0 +1,150 @@
+"""Real servers for the tests that need them: a throwaway PostgreSQL on loopback (as .ci/run
+starts one) and the app under gunicorn as production runs it (DEBUG=0), each stopped after."""
+
+import http.client
+import json
+import os
+import secrets
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from contextlib import contextmanager
+from glob import glob
+from pathlib import Path
+from urllib.parse import urlencode
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def postgres_bin() -> Path | None:
+    """The newest PostgreSQL server binaries installed (Debian's layout), or None."""
+    found = sorted(glob("/usr/lib/postgresql/*/bin/initdb"), key=lambda p: int(p.split("/")[4]))
+    return Path(found[-1]).parent if found else None
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+@contextmanager
+def postgres(**settings):
+    """A PostgreSQL server of its own on a free loopback port, run as the postgres user (the
+    tests run as root), with `settings` (max_connections=4…); yields its URL without a
+    database name. Its folder is one the postgres user can reach (pytest's are root's only)."""
+    binaries = postgres_bin()
+    folder = Path(tempfile.mkdtemp(prefix="scorekeeper-pg-"))
+    shutil.chown(folder, "postgres")
+    port = free_port()
+    as_postgres = ["runuser", "-u", "postgres", "--"]
+    subprocess.run(
+        [*as_postgres, binaries / "initdb", "-D", folder / "data", "-A", "trust", "-U", "postgres"],
+        check=True,
+        capture_output=True,
+    )
+    options = f"-c listen_addresses=127.0.0.1 -p {port} -k {folder} -c fsync=off"
+    options += "".join(f" -c {name}={value}" for name, value in settings.items())
+    control = [*as_postgres, binaries / "pg_ctl", "-D", folder / "data", "-l", folder / "log"]
+    subprocess.run([*control, "-w", "-o", options, "start"], check=True, capture_output=True)
+    try:
+        yield f"postgres://postgres@127.0.0.1:{port}"
+    finally:
+        subprocess.run([*control, "-m", "immediate", "stop"], capture_output=True)
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def production_env(database_url: str) -> dict:
+    """The environment of `manage.py` and gunicorn as production runs them, on `database_url`."""
+    return os.environ | {
+        "DJANGO_SETTINGS_MODULE": "scorekeeper.settings",
+        "DATABASE_URL": database_url,
+        "DEBUG": "0",
+        "SECRET_KEY": "test-" + secrets.token_hex(24),
+        "ALLOWED_HOSTS": "127.0.0.1",
+        "SECURE_SSL_REDIRECT": "0",
+        "LOG_LEVEL": "CRITICAL",
+    }
+
+
+def manage(env: dict, *arguments: str) -> str:
+    """`manage.py` in a process of its own; what it printed."""
+    done = subprocess.run(
+        [sys.executable, "manage.py", *arguments],
+        cwd=ROOT,
+        env=env,
+        check=True,
+        capture_output=True,
+        text=True,
+    )
+    return done.stdout
+
+
+TABLES = """
+import json
+from django.conf import settings
+from django.test import Client
+from tests import factories
+user = factories.member("ann")
+client = Client()
+client.force_login(user)
+games = []
+for _ in range({count}):
+    game = factories.game(user)
+    seats = [seat.pk for seat in game.seats.order_by("position")]
+    games.append({{"pk": game.pk, "seats": seats}})
+print(json.dumps({{"session": client.cookies[settings.SESSION_COOKIE_NAME].value, "games": games}}))
+"""
+
+
+def make_tables(env: dict, count: int) -> dict:
+    """`count` games of Three Thirteen for three, started by one member; their seats and the
+    member's session (a signed cookie the server reads with the same SECRET_KEY)."""
+    return json.loads(manage(env, "shell", "-c", TABLES.format(count=count)).splitlines()[-1])
+
+
+@contextmanager
+def gunicorn(env: dict, workers: int, threads: int = 1):
+    """The app under gunicorn on a free port, once it accepts connections; yields the port."""
+    port = free_port()
+    command = [sys.executable, "-m", "gunicorn", "scorekeeper.wsgi", "--workers", str(workers)]
+    if threads > 1:
+        command += ["--worker-class", "gthread", "--threads", str(threads)]
+    command += ["--bind", f"127.0.0.1:{port}", "--log-level", "critical"]
+    server = subprocess.Popen(command, cwd=ROOT, env=env)
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=1).close()
+                break
+            except OSError:
+                if server.poll() is not None or time.monotonic() > deadline:
+                    raise
+                time.sleep(0.05)  # gunicorn gives no other sign that it listens
+        yield port
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
+
+
+def post_save(port: int, session: str, path: str, fields: dict) -> tuple[int, str]:
+    """A save as the round page sends it (htmx, CSRF header), on a connection of its own."""
+    csrf = secrets.token_hex(16)  # a 32-character secret is its own token
+    headers = {
+        "Cookie": f"sessionid={session}; csrftoken={csrf}",
+        "X-CSRFToken": csrf,
+        "HX-Request": "true",
+        "Content-Type": "application/x-www-form-urlencoded",
+        "Connection": "close",
+    }
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+    try:
+        connection.request("POST", path, urlencode(fields), headers)
+        response = connection.getresponse()
+        return response.status, response.read().decode()
+    finally:
+        connection.close()
