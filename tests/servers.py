@@ -14,6 +14,7 @@ import time
 from contextlib import contextmanager
 from glob import glob
 from pathlib import Path
+from typing import NamedTuple
 from urllib.parse import urlencode
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -57,17 +58,23 @@ def postgres(**settings):
         shutil.rmtree(folder, ignore_errors=True)
 
 
-def production_env(database_url: str) -> dict:
-    """The environment of `manage.py` and gunicorn as production runs them, on `database_url`."""
-    return os.environ | {
-        "DJANGO_SETTINGS_MODULE": "scorekeeper.settings",
-        "DATABASE_URL": database_url,
-        "DEBUG": "0",
-        "SECRET_KEY": "test-" + secrets.token_hex(24),
-        "ALLOWED_HOSTS": "127.0.0.1",
-        "SECURE_SSL_REDIRECT": "0",
-        "LOG_LEVEL": "CRITICAL",
-    }
+def production_env(database_url: str | None = None, sqlite_path: Path | None = None) -> dict:
+    """The environment of `manage.py` and gunicorn as production runs them, on `database_url`
+    or the SQLite file `sqlite_path`."""
+    env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "SQLITE_PATH")}
+    where = {"DATABASE_URL": database_url} if database_url else {"SQLITE_PATH": str(sqlite_path)}
+    return (
+        env
+        | where
+        | {
+            "DJANGO_SETTINGS_MODULE": "scorekeeper.settings",
+            "DEBUG": "0",
+            "SECRET_KEY": "test-" + secrets.token_hex(24),
+            "ALLOWED_HOSTS": "127.0.0.1",
+            "SECURE_SSL_REDIRECT": "0",
+            "LOG_LEVEL": "CRITICAL",
+        }
+    )
 
 
 def manage(env: dict, *arguments: str) -> str:
@@ -131,20 +138,35 @@ def gunicorn(env: dict, workers: int, threads: int = 1):
         server.wait(timeout=30)
 
 
-def post_save(port: int, session: str, path: str, fields: dict) -> tuple[int, str]:
-    """A save as the round page sends it (htmx, CSRF header), on a connection of its own."""
+class Answer(NamedTuple):
+    status: int
+    headers: dict
+    body: str
+
+
+def send(port: int, session: str, method: str, path: str, fields: dict | None = None) -> Answer:
+    """A request as the round page sends it (htmx, the CSRF header, the member's session), on
+    a connection of its own."""
     csrf = secrets.token_hex(16)  # a 32-character secret is its own token
     headers = {
         "Cookie": f"sessionid={session}; csrftoken={csrf}",
         "X-CSRFToken": csrf,
         "HX-Request": "true",
-        "Content-Type": "application/x-www-form-urlencoded",
         "Connection": "close",
     }
-    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+    if fields is not None:
+        headers["Content-Type"] = "application/x-www-form-urlencoded"
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
     try:
-        connection.request("POST", path, urlencode(fields), headers)
+        connection.request(method, path, urlencode(fields) if fields else None, headers)
         response = connection.getresponse()
-        return response.status, response.read().decode()
+        body = response.read().decode()
+        return Answer(response.status, {k.lower(): v for k, v in response.getheaders()}, body)
     finally:
         connection.close()
+
+
+def post_save(port: int, session: str, path: str, fields: dict) -> tuple[int, str]:
+    """A save as the round page sends it: its status and body."""
+    answer = send(port, session, "POST", path, fields)
+    return answer.status, answer.body

@@ -20,10 +20,13 @@ from tests.servers import (
     production_env,
 )
 
-pytestmark = pytest.mark.skipif(
-    postgres_bin() is None or os.geteuid() != 0,
-    reason="starts its own PostgreSQL server (Debian's binaries, run as postgres by root)",
-)
+pytestmark = [
+    pytest.mark.server,
+    pytest.mark.skipif(
+        postgres_bin() is None or os.geteuid() != 0,
+        reason="starts its own PostgreSQL server (Debian's binaries, run as postgres by root)",
+    ),
+]
 
 SAVES_A_PHONE = 3
 
