@@ -62,9 +62,10 @@ async def soak(phones, tally, run_phone, server_pid, minutes, kinds, pct, size) 
         "database = file + WAL",
         flush=True,
     )
-    header = " ".join(f"{kind[:9]:>9}" for kind in kinds)
+    header = " ".join(f"{LABELS.get(kind, kind):>9}" for kind in kinds)
     print(
-        f"{'min':>3} {'req/s':>5} {header} {'saves':>5} {'err':>4}  {'RSS MiB':<20} {'db KiB':>8}"
+        f"{'min':>3} {'UTC':>8} {'load':>4} {'req/s':>5} {header} {'saves':>5} {'err':>4}  "
+        f"{'RSS MiB':<14} {'db KiB':>8}"
     )
     stop = time.perf_counter() + minutes * 60
     rng = random.Random(25)
