@@ -1,23 +1,22 @@
-"""Real servers for the tests that need them: a throwaway PostgreSQL on loopback (as .ci/run
-starts one) and the app under gunicorn as production runs it (DEBUG=0), each stopped after."""
+"""What the tests with servers of their own share, beside tests/faults.py's gunicorn: a throwaway
+PostgreSQL on loopback (as .ci/run starts one), `manage.py` run as production runs it, tables
+made there, and a phone's request."""
 
 import http.client
 import json
 import os
 import secrets
 import shutil
-import socket
 import subprocess
 import sys
 import tempfile
-import time
 from contextlib import contextmanager
 from glob import glob
 from pathlib import Path
 from typing import NamedTuple
 from urllib.parse import urlencode
 
-ROOT = Path(__file__).resolve().parent.parent
+from tests.faults import ROOT, database_env, free_port
 
 
 def postgres_bin() -> Path | None:
@@ -26,17 +25,12 @@ def postgres_bin() -> Path | None:
     return Path(found[-1]).parent if found else None
 
 
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
 @contextmanager
 def postgres(**settings):
     """A PostgreSQL server of its own on a free loopback port, run as the postgres user (the
-    tests run as root), with `settings` (max_connections=4…); yields its URL without a
-    database name. Its folder is one the postgres user can reach (pytest's are root's only)."""
+    tests run as root), with `settings` (max_connections=3…); yields Django's settings for it
+    without a database NAME. Its folder is one the postgres user can reach (pytest's are
+    root's only)."""
     binaries = postgres_bin()
     folder = Path(tempfile.mkdtemp(prefix="scorekeeper-pg-"))
     shutil.chown(folder, "postgres")
@@ -52,24 +46,27 @@ def postgres(**settings):
     control = [*as_postgres, binaries / "pg_ctl", "-D", folder / "data", "-l", folder / "log"]
     subprocess.run([*control, "-w", "-o", options, "start"], check=True, capture_output=True)
     try:
-        yield f"postgres://postgres@127.0.0.1:{port}"
+        yield {
+            "ENGINE": "django.db.backends.postgresql",
+            "HOST": "127.0.0.1",
+            "PORT": port,
+            "USER": "postgres",
+        }
     finally:
         subprocess.run([*control, "-m", "immediate", "stop"], capture_output=True)
         shutil.rmtree(folder, ignore_errors=True)
 
 
-def production_env(database_url: str | None = None, sqlite_path: Path | None = None) -> dict:
-    """The environment of `manage.py` and gunicorn as production runs them, on `database_url`
-    or the SQLite file `sqlite_path`."""
-    env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "SQLITE_PATH")}
-    where = {"DATABASE_URL": database_url} if database_url else {"SQLITE_PATH": str(sqlite_path)}
+def production_env(settings_dict: dict, secret_key: str) -> dict:
+    """The environment of `manage.py` as production runs it (DEBUG=0), on the database of
+    `settings_dict` and with the SECRET_KEY its gunicorn (`tests.faults.Server`) is given."""
     return (
-        env
-        | where
+        os.environ
+        | database_env(settings_dict)
         | {
             "DJANGO_SETTINGS_MODULE": "scorekeeper.settings",
             "DEBUG": "0",
-            "SECRET_KEY": "test-" + secrets.token_hex(24),
+            "SECRET_KEY": secret_key,
             "ALLOWED_HOSTS": "127.0.0.1",
             "SECURE_SSL_REDIRECT": "0",
             "LOG_LEVEL": "CRITICAL",
@@ -111,31 +108,6 @@ def make_tables(env: dict, count: int) -> dict:
     """`count` games of Three Thirteen for three, started by one member; their seats and the
     member's session (a signed cookie the server reads with the same SECRET_KEY)."""
     return json.loads(manage(env, "shell", "-c", TABLES.format(count=count)).splitlines()[-1])
-
-
-@contextmanager
-def gunicorn(env: dict, workers: int, threads: int = 1):
-    """The app under gunicorn on a free port, once it accepts connections; yields the port."""
-    port = free_port()
-    command = [sys.executable, "-m", "gunicorn", "scorekeeper.wsgi", "--workers", str(workers)]
-    if threads > 1:
-        command += ["--worker-class", "gthread", "--threads", str(threads)]
-    command += ["--bind", f"127.0.0.1:{port}", "--log-level", "critical"]
-    server = subprocess.Popen(command, cwd=ROOT, env=env)
-    try:
-        deadline = time.monotonic() + 30
-        while True:
-            try:
-                socket.create_connection(("127.0.0.1", port), timeout=1).close()
-                break
-            except OSError:
-                if server.poll() is not None or time.monotonic() > deadline:
-                    raise
-                time.sleep(0.05)  # gunicorn gives no other sign that it listens
-        yield port
-    finally:
-        server.terminate()
-        server.wait(timeout=30)
 
 
 class Answer(NamedTuple):

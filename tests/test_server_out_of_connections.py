@@ -1,24 +1,18 @@
-"""PostgreSQL out of connections: gunicorn runs more threads (2 workers of 3) than the server's
+"""PostgreSQL out of connections: gunicorn runs more workers (4) than the server's
 max_connections (3) lets connect. A save that finds no connection answers 503 saying the server
 is busy (never a 500), the phone resends it as the page's queue does, and every save is stored
 once: the hands hold each phone's last acknowledged entry, one change per acknowledged save."""
 
 import os
+import secrets
 import threading
 
 import psycopg
 import pytest
 
 from games.views.errors import BUSY
-from tests.servers import (
-    gunicorn,
-    make_tables,
-    manage,
-    post_save,
-    postgres,
-    postgres_bin,
-    production_env,
-)
+from tests.faults import Server, database_env
+from tests.servers import make_tables, manage, post_save, postgres, postgres_bin, production_env
 
 pytestmark = [
     pytest.mark.server,
@@ -38,11 +32,13 @@ def hands_of(place: int) -> list[str]:
 
 
 def test_more_threads_than_connections_answer_busy_never_500_and_lose_no_save():
-    with postgres(max_connections=3, superuser_reserved_connections=0) as server:
-        with psycopg.connect(f"{server}/postgres", autocommit=True) as admin:
+    with postgres(max_connections=3, superuser_reserved_connections=0) as postgres_server:
+        database = postgres_server | {"NAME": "scores"}
+        url = database_env(database)["DATABASE_URL"]
+        with psycopg.connect(url.replace("/scores", "/postgres"), autocommit=True) as admin:
             admin.execute("CREATE DATABASE scores")
-        url = f"{server}/scores"
-        env = production_env(url) | {"CONN_MAX_AGE": "60"}
+        secret_key = "test-" + secrets.token_hex(24)
+        env = production_env(database, secret_key)  # CONN_MAX_AGE 60: connections kept
         manage(env, "migrate", "-v0")
         tables = make_tables(env, count=2)
         # 6 phones, one a seat, each saving its own hand
@@ -70,13 +66,16 @@ def test_more_threads_than_connections_answer_busy_never_500_and_lose_no_save():
                 if status == 200:
                     acknowledged[seat].append(cards)
 
-        with gunicorn(env, workers=2, threads=3) as port:
-            threads = [threading.Thread(target=phone, args=(*p, port)) for p in phones]
+        server = Server(database, secret_key, workers=4)
+        try:
+            threads = [threading.Thread(target=phone, args=(*p, server.port)) for p in phones]
             for thread in threads:
                 thread.start()
             for thread in threads:
                 thread.join(timeout=240)
             assert not any(thread.is_alive() for thread in threads)
+        finally:
+            server.stop()
 
         with psycopg.connect(url) as database:
             stored = dict(database.execute("SELECT seat_id, cards FROM games_hand").fetchall())
