@@ -19,6 +19,12 @@ and the bytes of an unchanged and a changed poll (headers and body, both ways).
     uv run python -m bench.bench_table_pace                      # SQLite file
     uv run python -m bench.bench_table_pace --postgres postgres://postgres@127.0.0.1:5432/pace
     uv run python -m bench.bench_table_pace --app /tmp/old-checkout --per-tap   # before
+    nice uv run python -m bench.bench_table_pace --soak 60 > soak.txt        # an evening
+
+`--soak MINUTES` keeps `--phones` phones (100) at that pace for MINUTES instead of the steps.
+Each minute it prints p95 of each kind of request, errors, every gunicorn worker's resident
+memory (VmRSS in /proc) and the database's size; at the end, how much the workers' memory grew
+after the first five minutes, and the bytes the database gained per save.
 
 `--app` serves another checkout of the project (its own migrations and code): the benchmark
 talks to it over HTTP only. Not a test: it prints figures.
@@ -39,6 +45,7 @@ from collections import defaultdict
 from datetime import date
 from pathlib import Path
 
+from bench import soak
 from bench.serving import ROOT, ensure_database, free_port
 
 PHONES_A_TABLE = 5
@@ -80,6 +87,7 @@ class Client:
 
     def __init__(self, port: int):
         self.port = port
+        self.timeout = TIMEOUT
 
     async def request(self, method, path, headers=None, body=b"", idle=None) -> Answer:
         lines = [f"{method} {path} HTTP/1.1", f"Host: 127.0.0.1:{self.port}"]
@@ -95,13 +103,13 @@ class Client:
                     reader, writer = idle.pop()
                 else:
                     reader, writer = await asyncio.wait_for(
-                        asyncio.open_connection("127.0.0.1", self.port), TIMEOUT
+                        asyncio.open_connection("127.0.0.1", self.port), self.timeout
                     )
                 writer.write(data)
-                head = await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), TIMEOUT)
+                head = await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), self.timeout)
                 status, headers = parse_head(head)
                 length = int(headers.get("content-length", ["0"])[0])
-                content = await asyncio.wait_for(reader.readexactly(length), TIMEOUT)
+                content = await asyncio.wait_for(reader.readexactly(length), self.timeout)
                 break
             except (OSError, TimeoutError, asyncio.IncompleteReadError, ValueError):
                 if attempt:
@@ -222,6 +230,18 @@ class Tally:
         self.errors = 0
         self.requests = 0
         self.error_kinds = defaultdict(int)  # (kind, status): how many
+        self.saves = 0  # saves answered "saved"
+
+    def take(self) -> "Tally":
+        """What was counted since the last take, and a fresh count from now."""
+        taken = Tally()
+        taken.recording = self.recording
+        taken.times, self.times = self.times, defaultdict(list)
+        taken.error_kinds, self.error_kinds = self.error_kinds, defaultdict(int)
+        taken.errors, self.errors = self.errors, 0
+        taken.requests, self.requests = self.requests, 0
+        taken.saves, self.saves = self.saves, 0
+        return taken
 
     def count(self, kind: str, answer: Answer, expected=(200,)) -> None:
         if not self.recording:
@@ -264,6 +284,8 @@ async def enter_hand(phone: Phone, tally: Tally, rng: random.Random, per_tap: bo
     version = re.search(r'name="version" value="(\d+)"', answer.body)
     if answer.status == 200:
         phone.version += 1
+        if tally.recording:
+            tally.saves += 1
     elif version:
         phone.version = int(version.group(1))
     if "round-changed" in answer.headers.get("hx-trigger", [""])[0]:
@@ -421,8 +443,10 @@ def main():
     parser.add_argument("--threads", type=int, default=1, help="gthread workers when more than 1")
     parser.add_argument("--per-tap", action="store_true", help="a scoring request each tap")
     parser.add_argument("--app", type=Path, default=ROOT, help="the checkout to serve")
+    parser.add_argument("--soak", type=int, metavar="MINUTES", help="one step this long, watched")
+    parser.add_argument("--phones", type=int, default=100, help="phones of the soak")
     args = parser.parse_args()
-    steps = [int(n) for n in args.steps.split(",")]
+    steps = [args.phones] if args.soak else [int(n) for n in args.steps.split(",")]
     env = {
         "DEBUG": "0",
         "SECRET_KEY": "bench-" + secrets.token_hex(24),
@@ -440,6 +464,7 @@ def main():
     else:
         env["SQLITE_PATH"] = str(Path(tempfile.mkdtemp()) / "pace.sqlite3")
         database = "SQLite (file, WAL)"
+    args.sqlite_path = env.get("SQLITE_PATH")
     manage = [sys.executable, "manage.py"]
     if args.postgres:
         subprocess.run(
@@ -465,17 +490,30 @@ async def bench(args, steps, server_pid, port, database):
     tables = -(-max(steps) // PHONES_A_TABLE)
     print(f"Setting up {tables} tables of {PHONES_A_TABLE} phones through HTTP…", flush=True)
     phones = []
+    client.timeout = 60.0  # a signup sent twice is refused: on a busy machine, wait for it
     for start in range(0, tables, 10):
         made = await asyncio.gather(
             *(set_up_table(client, i) for i in range(start, min(start + 10, tables)))
         )
         phones += [phone for table in made for phone in table]
+    client.timeout = TIMEOUT
     entry = "a scoring request every tap" if args.per_tap else "one scoring request a settled hand"
     print(
         f"\ngunicorn, {args.workers} workers of {args.threads} thread(s), DEBUG=0, {database}; "
         f"{os.cpu_count()} cores "
         f"shared with this client; {entry}; {args.seconds:.0f} s a step"
     )
+    if args.soak:
+        tally = Tally()
+
+        async def play(phone, stop, seed):
+            await run_phone(phone, tally, stop, random.Random(seed), args.per_tap)
+
+        def size():
+            return soak.database_bytes(args.sqlite_path, args.postgres)
+
+        await soak.soak(phones, tally, play, server_pid, args.soak, KINDS, pct, size)
+        return
     print("milliseconds as p50/p95")
     header = "  ".join(f"{kind:>11}" for kind in KINDS)
     print(

@@ -9,6 +9,7 @@ from django.db import connection
 
 from tests import factories
 from tests.browser import CHROMIUM, CHROMIUM_ARGS, NO_WORKER, PHONE
+from tests.helpers import SmallDisk
 
 # Tests that touch the database are marked so CI can run them again on PostgreSQL.
 DATABASE_FIXTURES = {
@@ -127,3 +128,22 @@ def database_switch():
     switch = Switch()
     yield switch
     switch.restore()
+
+
+@pytest.fixture
+def small_disk(tmp_path):
+    """A 4 MiB tmpfs for the SQLite database, to be filled (mounting it takes root)."""
+    if connection.vendor != "sqlite":
+        pytest.skip("a full disk under SQLite; PostgreSQL's own disk is not the test's to fill")
+    if os.geteuid() != 0:
+        pytest.skip("mounting a tmpfs for the database takes root")
+    settings = connection.settings_dict
+    saved = dict(settings)
+    settings["CONN_MAX_AGE"] = 0
+    disk = SmallDisk(tmp_path / "disk", "4m")
+    disk.mount()
+    yield disk
+    connection.close()
+    settings.clear()
+    settings.update(saved)
+    disk.unmount()

@@ -1,5 +1,12 @@
 """Shared test helpers (imported by tests, never from conftest)."""
 
+import errno
+import os
+import sqlite3
+import subprocess
+from contextlib import closing
+from pathlib import Path
+
 from django.urls import get_resolver
 
 from games.models import Game, GuestPass, Invitation
@@ -89,3 +96,68 @@ def save(client, game, number, seat, cards="", outcome="cards", version=0, htmx=
 
 def hand_url(game, number, seat):
     return f"/games/{game.pk}/rounds/{number}/seats/{seat.pk}/"
+
+
+class SmallDisk:
+    """A tmpfs of a few MiB (mounted by the test, as root) that the database is moved onto and
+    then really filled: every thread's connection reads the moved settings when it next
+    connects (CONN_MAX_AGE 0, as `database_switch` does)."""
+
+    def __init__(self, folder: Path, size: str):
+        self.folder, self.size = folder, size
+        self.filler = folder / "filler"
+        self.keeper = None
+
+    def mount(self) -> None:
+        self.folder.mkdir()
+        subprocess.run(
+            ["mount", "-t", "tmpfs", "-o", f"size={self.size}", "tmpfs", str(self.folder)],
+            check=True,
+        )
+
+    def hold_database(self) -> Path:
+        """Copy the test database onto the disk and point the connections at the copy; one
+        connection stays open on it, as a running server's would, so its -wal and -shm files
+        stay (a full disk has no room to make them again)."""
+        from django.db import connection
+
+        moved = self.folder / "scores.sqlite3"
+        connection.close()
+        with (
+            closing(sqlite3.connect(connection.settings_dict["NAME"])) as source,
+            closing(sqlite3.connect(moved)) as copy,
+        ):
+            source.backup(copy)
+        self.keeper = sqlite3.connect(moved, check_same_thread=False)
+        self.keeper.execute("PRAGMA journal_mode=WAL").fetchone()
+        connection.settings_dict["NAME"] = str(moved)
+        return moved
+
+    def free(self) -> int:
+        stats = os.statvfs(self.folder)
+        return stats.f_bavail * stats.f_frsize
+
+    def fill(self) -> int:
+        """Write one file until the disk refuses a byte more; the bytes it took."""
+        written = 0
+        descriptor = os.open(self.filler, os.O_WRONLY | os.O_CREAT | os.O_APPEND)
+        try:
+            for size in (65536, 4096, 512, 1):
+                while True:
+                    try:
+                        written += os.write(descriptor, b"\0" * size)
+                    except OSError as error:
+                        if error.errno != errno.ENOSPC:
+                            raise
+                        break
+        finally:
+            os.close(descriptor)
+        return written
+
+    def make_room(self) -> None:
+        self.filler.unlink()
+
+    def unmount(self) -> None:
+        if self.keeper is not None:
+            self.keeper.close()
+        subprocess.run(["umount", str(self.folder)], check=True)

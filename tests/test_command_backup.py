@@ -2,6 +2,7 @@
 
 import sqlite3
 import threading
+from pathlib import Path
 
 import pytest
 from django.core.management import CommandError, call_command
@@ -78,3 +79,13 @@ def test_backup_onto_the_database_itself_is_refused():
 def test_backup_on_postgresql_points_to_pg_dump(tmp_path):
     with pytest.raises(CommandError, match="pg_dump"):
         call_command("backup", str(tmp_path / "x"))
+
+
+def test_ci_restores_postgresql_with_the_readmes_own_commands():
+    root = Path(__file__).resolve().parent.parent
+    readme = (root / "README.md").read_text()
+    ci = (root / ".ci" / "run").read_text().splitlines()
+    commands = [line.strip() for line in ci if line.strip().startswith(("pg_dump", "pg_restore"))]
+    assert len(commands) == 2
+    for command in commands:
+        assert f"\n{command}\n" in readme, command

@@ -7,11 +7,39 @@ from django.http import HttpResponseServerError
 from django.shortcuts import render
 
 UNREACHABLE = "Can't reach the scores right now — nothing you saved is lost; try again in a moment."
+DISK_FULL = (
+    "The server's disk is full; your hand is kept on this phone and goes once there is room."
+)
+BUSY = (
+    "The server has too many phones at once; your hand is kept on this phone and goes again "
+    "in a moment."
+)
+SQLITE_FULL = 13  # SQLite's primary result code for "database or disk is full"
+
+
+def trouble(error: Exception) -> tuple[str, str]:
+    """The heading and the message for a database error: a full disk (SQLite's SQLITE_FULL,
+    PostgreSQL's disk_full), a server out of connections (too many clients), or out of reach."""
+    cause = error.__cause__
+    text = str(error).lower()
+    code = getattr(cause, "sqlite_errorcode", None)
+    if (code is not None and code & 0xFF == SQLITE_FULL) or (
+        getattr(cause, "sqlstate", None) == "53100"
+    ):
+        return "The scores can't be written", DISK_FULL
+    # A refused connection carries no SQLSTATE in psycopg: PostgreSQL's words say which.
+    if getattr(cause, "sqlstate", None) == "53300" or any(
+        words in text
+        for words in ("too many clients", "too many connections", "slots are reserved")
+    ):
+        return "The scores are busy", BUSY
+    return "Can't reach the scores", UNREACHABLE
 
 
 def server_error(request):
-    """handler500: a database that can't be reached is a pause (503, in the app's style, with
-    nothing acknowledged), anything else a 500 in the app's style (drawn without the database).
+    """handler500: a database that can't be reached, can't be written (a full disk) or has no
+    connection left is a pause (503, in the app's style, saying which, with nothing
+    acknowledged), anything else a 500 in the app's style (drawn without the database).
 
     Django calls this inside the `except` that caught the error, wherever it was raised (a view
     or a middleware such as the one reading the session's user), so `sys.exc_info()` tells which.
@@ -24,7 +52,9 @@ def server_error(request):
             return HttpResponseServerError("Something went wrong. Try again in a moment.")
     htmx = request.headers.get("HX-Request") == "true"
     template = "unreachable_fragment.html" if htmx else "503.html"
-    response = render(request, template, {"message": UNREACHABLE}, status=503)
+    heading, message = trouble(error)
+    context = {"heading": heading, "message": message}
+    response = render(request, template, context, status=503)
     response["Retry-After"] = "5"
     response["Cache-Control"] = "no-store"
     return response

@@ -35,6 +35,8 @@
     ],
     sending: ["sending…", "Sending…"],
   };
+  // The waiting state's line when the server answered but could not take the save (503).
+  const REFUSED = "Not sent yet: the server could not take it. It is kept on this phone and sent again in a moment.";
 
   const panels = new Map(); // section id -> Panel
 
@@ -448,6 +450,9 @@
       // the version (and of an identical hand) makes a second sending harmless.
       panel.showState("waiting");
       if (!event.detail.xhr.status) panel.say("No connection: the hand is kept on this phone and goes when the connection is back.");
+      // The server answered but could not take it (503: a full disk, no connection left): its
+      // message is shown above the form (app.js); this line must not blame the phone's network.
+      else panel.form.querySelector("[data-send-state]").textContent = REFUSED;
     }
   });
   // The page's panels start once htmx has taken the page in (so a kept save can be sent); a

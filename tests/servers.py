@@ -1,0 +1,144 @@
+"""What the tests with servers of their own share, beside tests/faults.py's gunicorn: a throwaway
+PostgreSQL on loopback (as .ci/run starts one), `manage.py` run as production runs it, tables
+made there, and a phone's request."""
+
+import http.client
+import json
+import os
+import secrets
+import shutil
+import subprocess
+import sys
+import tempfile
+from contextlib import contextmanager
+from glob import glob
+from pathlib import Path
+from typing import NamedTuple
+from urllib.parse import urlencode
+
+from tests.faults import ROOT, database_env, free_port
+
+
+def postgres_bin() -> Path | None:
+    """The newest PostgreSQL server binaries installed (Debian's layout), or None."""
+    found = sorted(glob("/usr/lib/postgresql/*/bin/initdb"), key=lambda p: int(p.split("/")[4]))
+    return Path(found[-1]).parent if found else None
+
+
+@contextmanager
+def postgres(**settings):
+    """A PostgreSQL server of its own on a free loopback port, run as the postgres user (the
+    tests run as root), with `settings` (max_connections=3…); yields Django's settings for it
+    without a database NAME. Its folder is one the postgres user can reach (pytest's are
+    root's only)."""
+    binaries = postgres_bin()
+    folder = Path(tempfile.mkdtemp(prefix="scorekeeper-pg-"))
+    shutil.chown(folder, "postgres")
+    port = free_port()
+    as_postgres = ["runuser", "-u", "postgres", "--"]
+    subprocess.run(
+        [*as_postgres, binaries / "initdb", "-D", folder / "data", "-A", "trust", "-U", "postgres"],
+        check=True,
+        capture_output=True,
+    )
+    options = f"-c listen_addresses=127.0.0.1 -p {port} -k {folder} -c fsync=off"
+    options += "".join(f" -c {name}={value}" for name, value in settings.items())
+    control = [*as_postgres, binaries / "pg_ctl", "-D", folder / "data", "-l", folder / "log"]
+    subprocess.run([*control, "-w", "-o", options, "start"], check=True, capture_output=True)
+    try:
+        yield {
+            "ENGINE": "django.db.backends.postgresql",
+            "HOST": "127.0.0.1",
+            "PORT": port,
+            "USER": "postgres",
+        }
+    finally:
+        subprocess.run([*control, "-m", "immediate", "stop"], capture_output=True)
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def production_env(settings_dict: dict, secret_key: str) -> dict:
+    """The environment of `manage.py` as production runs it (DEBUG=0), on the database of
+    `settings_dict` and with the SECRET_KEY its gunicorn (`tests.faults.Server`) is given."""
+    return (
+        os.environ
+        | database_env(settings_dict)
+        | {
+            "DJANGO_SETTINGS_MODULE": "scorekeeper.settings",
+            "DEBUG": "0",
+            "SECRET_KEY": secret_key,
+            "ALLOWED_HOSTS": "127.0.0.1",
+            "SECURE_SSL_REDIRECT": "0",
+            "LOG_LEVEL": "CRITICAL",
+        }
+    )
+
+
+def manage(env: dict, *arguments: str) -> str:
+    """`manage.py` in a process of its own; what it printed."""
+    done = subprocess.run(
+        [sys.executable, "manage.py", *arguments],
+        cwd=ROOT,
+        env=env,
+        check=True,
+        capture_output=True,
+        text=True,
+    )
+    return done.stdout
+
+
+TABLES = """
+import json
+from django.conf import settings
+from django.test import Client
+from tests import factories
+user = factories.member("ann")
+client = Client()
+client.force_login(user)
+games = []
+for _ in range({count}):
+    game = factories.game(user)
+    seats = [seat.pk for seat in game.seats.order_by("position")]
+    games.append({{"pk": game.pk, "seats": seats}})
+print(json.dumps({{"session": client.cookies[settings.SESSION_COOKIE_NAME].value, "games": games}}))
+"""
+
+
+def make_tables(env: dict, count: int) -> dict:
+    """`count` games of Three Thirteen for three, started by one member; their seats and the
+    member's session (a signed cookie the server reads with the same SECRET_KEY)."""
+    return json.loads(manage(env, "shell", "-c", TABLES.format(count=count)).splitlines()[-1])
+
+
+class Answer(NamedTuple):
+    status: int
+    headers: dict
+    body: str
+
+
+def send(port: int, session: str, method: str, path: str, fields: dict | None = None) -> Answer:
+    """A request as the round page sends it (htmx, the CSRF header, the member's session), on
+    a connection of its own."""
+    csrf = secrets.token_hex(16)  # a 32-character secret is its own token
+    headers = {
+        "Cookie": f"sessionid={session}; csrftoken={csrf}",
+        "X-CSRFToken": csrf,
+        "HX-Request": "true",
+        "Connection": "close",
+    }
+    if fields is not None:
+        headers["Content-Type"] = "application/x-www-form-urlencoded"
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+    try:
+        connection.request(method, path, urlencode(fields) if fields else None, headers)
+        response = connection.getresponse()
+        body = response.read().decode()
+        return Answer(response.status, {k.lower(): v for k, v in response.getheaders()}, body)
+    finally:
+        connection.close()
+
+
+def post_save(port: int, session: str, path: str, fields: dict) -> tuple[int, str]:
+    """A save as the round page sends it: its status and body."""
+    answer = send(port, session, "POST", path, fields)
+    return answer.status, answer.body
