@@ -34,6 +34,7 @@ NOT_PAGES = {
     "logout",
     "reopen_game",
     "hand_entry",
+    "hand_photo",
     "undo_save",
     "group_time_zone",
     "export_night",
