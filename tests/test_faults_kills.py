@@ -19,7 +19,7 @@ from games.models import HandChange
 from tests.factories import member as new_member
 from tests.faults import Killer, LossyProxy, Phone, Server
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.server, pytest.mark.django_db(transaction=True)]
 
 SECONDS = 6
 ARTIFACTS = Path(__file__).resolve().parent.parent / "test-artifacts"
