@@ -3,7 +3,7 @@ table, a round and a game night show. Views and live updates both read them from
 
 from dataclasses import dataclass
 
-from django.db.models import Exists, OuterRef
+from django.db.models import Exists, Max, OuterRef, Q, Subquery
 from django.http import Http404
 from django.shortcuts import get_object_or_404
 
@@ -126,7 +126,7 @@ class RoundState:
     last_save: HandChange | None
     report: ShownReport | None  # the round's report, where its hands are scored together (Gin)
     is_last_known: bool
-    saves: list[tuple[int, int]]  # (seat, the game version its save or undo made)
+    saves: list[tuple[int, int]]  # (seat, the game version its latest save or undo made)
 
 
 def round_state(game_id: int, number: int) -> RoundState:
@@ -140,7 +140,12 @@ def round_state(game_id: int, number: int) -> RoundState:
     )
     table = round_.table()
     seats = {seat.pk: seat for seat in table.seats}
-    changes = list(HandChange.objects.filter(round=round_))  # latest first
+    # Only each seat's latest change (its game version says whether a phone has seen it) and
+    # the save an undo would take back: a round's history grows with every save, this does not.
+    of_round = HandChange.objects.filter(round=round_)
+    latest = of_round.values("seat_id").annotate(latest=Max("pk")).values("latest")
+    undoable = of_round.filter(undo=False, undone_at=None).values("pk")[:1]
+    changes = list(of_round.filter(Q(pk__in=latest) | Q(pk=Subquery(undoable))))  # latest first
     last_save = next((c for c in changes if not c.undo and c.undone_at is None), None)
     if last_save is not None:
         last_save.seat = seats[last_save.seat_id]

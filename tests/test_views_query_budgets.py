@@ -4,6 +4,8 @@ SQL queries (savepoints included)."""
 
 import pytest
 
+from games.lookups import round_state
+from games.models import HandChange
 from tests.helpers import save, seats
 from tests.test_views_live import shown_etag
 
@@ -60,3 +62,22 @@ def test_an_unchanged_poll_stays_within_its_budget(
     with django_assert_max_num_queries(UNCHANGED_POLL):
         response = signed_in.get(f"/games/{game.pk}/{page}live/", HTTP_IF_NONE_MATCH=etag)
     assert response.status_code == 304
+
+
+def test_a_changed_poll_reads_each_seats_latest_change_not_the_rounds_whole_history(
+    signed_in, game
+):
+    ann, bob = seats(game)[:2]
+    for version in range(12):  # a hand corrected again and again: its history grows
+        cards = "KS QD 2C" if version % 2 == 0 else "KS QD 3C"
+        assert save(signed_in, game, 1, bob, cards, version=version, htmx=True).status_code == 200
+    save(signed_in, game, 1, ann, "5H 6H 7H", outcome="went_out", htmx=True)
+    state = round_state(game.pk, 1)
+    assert sorted(state.saves) == sorted(
+        (change.seat_id, change.game_version)
+        for change in [HandChange.objects.filter(seat=s).first() for s in (ann, bob)]
+    )
+    assert state.last_save == HandChange.objects.first()  # Ann's, the latest
+    live = signed_in.get(f"/games/{game.pk}/rounds/1/live/", HTTP_IF_NONE_MATCH='"stale"')
+    assert live.status_code == 200
+    assert f'id="hand-shown-{bob.pk}"' in live.content.decode()
