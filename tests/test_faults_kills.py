@@ -60,7 +60,7 @@ def test_nothing_acknowledged_is_lost_when_workers_are_killed_and_answers_lost()
     def play(phone: Phone):
         while not stop.is_set():
             phone.step()
-            time.sleep(0.25)  # a busy table: each phone saves four times a second
+            time.sleep(0.5)  # a busy table: each phone saves twice a second
 
     threads = [threading.Thread(target=play, args=(phone,)) for phone in phones]
     try:
