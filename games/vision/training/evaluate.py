@@ -26,8 +26,8 @@ def synthetic(net, namer, photos):
     right = reported = labelled = exact = 0
     for photo, corners in photos:
         maps = train.maps_of(net, photo)
-        corners = train_index.name_with(namer, photo, reader.corners_from_maps(maps))
-        cards = reader.cards_from_corners(corners)
+        named = train_index.name_with(namer, photo, reader.corners_from_maps(maps))
+        cards = reader.cards_from_corners(named)
         found = Counter(card.card for card in cards)
         truth = truth_of(corners)
         r, n, t = score(found, truth)
