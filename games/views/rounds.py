@@ -54,10 +54,7 @@ def round_page(request: TableRequest, game_id, number):
 @require_POST
 def hand_entry(request: TableRequest, game_id, number, seat_id):
     """A hand's entry: scored as it stands (the phone shows the melds and points), or saved."""
-    seats = seats_for(request, game_id, number)
-    seat = next((seat for seat in seats if seat.pk == seat_id), None)
-    if seat is None:
-        raise Http404("No such seat")
+    seats, seat = _seat_of(request, game_id, number, seat_id)
     game = seat.game
     form = HandForm(request.POST, game=game)
     valid = form.is_valid()
@@ -94,6 +91,16 @@ def hand_entry(request: TableRequest, game_id, number, seat_id):
     response["X-Hand-Version"] = str(saved.version)
     response["X-Saved-Key"] = saved.entry_key
     return response
+
+
+def _seat_of(request: TableRequest, game_id, number, seat_id):
+    """The game's seats (with their players and the game) and the one whose hand is asked
+    for, if this request may enter hands in that game's round."""
+    seats = seats_for(request, game_id, number)
+    seat = next((seat for seat in seats if seat.pk == seat_id), None)
+    if seat is None:
+        raise Http404("No such seat")
+    return seats, seat
 
 
 def _round_of(game: Game, number: int) -> Round:
@@ -180,10 +187,7 @@ def hand_photo(request: TableRequest, game_id, number, seat_id):
 @csrf_protect
 @game_access
 def _hand_photo(request: TableRequest, game_id, number, seat_id):
-    seats = seats_for(request, game_id, number)
-    seat = next((seat for seat in seats if seat.pk == seat_id), None)
-    if seat is None:
-        raise Http404("No such seat")
+    _, seat = _seat_of(request, game_id, number, seat_id)
     game = seat.game
     round_ = _round_of(game, number)
     reading, problem = None, None
