@@ -26,6 +26,7 @@ def read_hand_photo(data: bytes, kind, rules) -> PhotoReading:
     """The cards of a photo of a hand of this game. Raises vision.PhotoError, whose message
     says what is wrong with the file, for the page."""
     found = vision.read_cards(data)
+    doubtful = set(vision.unsure(found))
     deck = {str(card) for card in kind.deck(rules)}
     cards, unsure, others = [], [], 0
     for reading in found:
@@ -37,7 +38,7 @@ def read_hand_photo(data: bytes, kind, rules) -> PhotoReading:
             others += 1  # a printed joker where the game plays without them
             continue
         cards.append(card)
-        if reading in vision.unsure(found):
+        if reading in doubtful:
             unsure.append((card, vision.check_words(reading)))
     return PhotoReading(tuple(cards), tuple(unsure), _note(len(cards), len(unsure), others))
 

@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 from django.db import connection
+from django.test import Client
 
 from tests import factories
 from tests.browser import CHROMIUM, CHROMIUM_ARGS, NO_WORKER, PHONE
@@ -101,6 +102,14 @@ def signed_in(client, member):
 def make_game(db):
     """A game started the way the new-game form starts one, with its first round open."""
     return factories.game
+
+
+@pytest.fixture
+def phone_client(member):
+    """A member's phone that gets the error pages a phone gets (no exception raised)."""
+    client = Client(raise_request_exception=False)
+    client.force_login(member)
+    return client
 
 
 @pytest.fixture

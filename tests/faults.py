@@ -38,20 +38,29 @@ def database_env(settings_dict: dict) -> dict:
     return {"DATABASE_URL": f"postgres://{auth}{host}:{port}/{settings_dict['NAME']}"}
 
 
+def production_env(settings_dict: dict, secret_key: str) -> dict:
+    """The environment of `manage.py` as production runs it (DEBUG=0), on the database of
+    `settings_dict` and a SECRET_KEY (the test's own keeps the sessions it made good)."""
+    return (
+        os.environ
+        | database_env(settings_dict)
+        | {
+            "DJANGO_SETTINGS_MODULE": "scorekeeper.settings",
+            "DEBUG": "0",
+            "SECRET_KEY": secret_key,
+            "ALLOWED_HOSTS": "127.0.0.1",
+            "SECURE_SSL_REDIRECT": "0",
+            "LOG_LEVEL": "CRITICAL",
+        }
+    )
+
+
 class Server:
     """gunicorn with several sync workers on the test database (DEBUG=0)."""
 
     def __init__(self, settings_dict: dict, secret_key: str, workers: int = 3):
         self.port = free_port()
-        env = os.environ | database_env(settings_dict)
-        env |= {
-            "DJANGO_SETTINGS_MODULE": "scorekeeper.settings",
-            "DEBUG": "0",
-            "SECRET_KEY": secret_key,  # the test's own: the sessions it made stay good
-            "ALLOWED_HOSTS": "127.0.0.1",
-            "SECURE_SSL_REDIRECT": "0",
-            "LOG_LEVEL": "CRITICAL",
-        }
+        env = production_env(settings_dict, secret_key)
         command = [sys.executable, "-m", "gunicorn", "scorekeeper.wsgi"]
         command += ["--workers", str(workers), "--bind", f"127.0.0.1:{self.port}"]
         command += ["--log-level", "critical", "--timeout", "20", "--graceful-timeout", "1"]

@@ -4,7 +4,6 @@ made there, and a phone's request."""
 
 import http.client
 import json
-import os
 import secrets
 import shutil
 import subprocess
@@ -16,7 +15,7 @@ from pathlib import Path
 from typing import NamedTuple
 from urllib.parse import urlencode
 
-from tests.faults import ROOT, database_env, free_port
+from tests.faults import ROOT, free_port
 
 
 def postgres_bin() -> Path | None:
@@ -55,23 +54,6 @@ def postgres(**settings):
     finally:
         subprocess.run([*control, "-m", "immediate", "stop"], capture_output=True)
         shutil.rmtree(folder, ignore_errors=True)
-
-
-def production_env(settings_dict: dict, secret_key: str) -> dict:
-    """The environment of `manage.py` as production runs it (DEBUG=0), on the database of
-    `settings_dict` and with the SECRET_KEY its gunicorn (`tests.faults.Server`) is given."""
-    return (
-        os.environ
-        | database_env(settings_dict)
-        | {
-            "DJANGO_SETTINGS_MODULE": "scorekeeper.settings",
-            "DEBUG": "0",
-            "SECRET_KEY": secret_key,
-            "ALLOWED_HOSTS": "127.0.0.1",
-            "SECURE_SSL_REDIRECT": "0",
-            "LOG_LEVEL": "CRITICAL",
-        }
-    )
 
 
 def manage(env: dict, *arguments: str) -> str:

@@ -4,7 +4,7 @@ import pytest
 from playwright.sync_api import expect
 
 from games.models import Hand
-from tests.browser import panel_for, screenshot, sign_up, start_game
+from tests.browser import open_panel, panel_for, screenshot, sign_up, start_game
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -13,9 +13,7 @@ def test_a_save_while_the_database_is_away_keeps_the_entry_and_says_why(phone, d
     page = phone
     sign_up(page)
     start_game(page, "Three Thirteen", "Ann, Bob, Cid")
-    ann = panel_for(page, "Ann")
-    if ann.locator("details").get_attribute("open") is None:
-        ann.locator("summary").click()
+    ann = open_panel(page, "Ann")
     cards = ann.get_by_label("Or type the cards")
     cards.fill("KS QD 2C")
     expect(ann.locator(".count")).to_have_text("3 of 3 cards")

@@ -14,8 +14,8 @@ from contextlib import closing
 
 import pytest
 
-from tests.faults import Server
-from tests.servers import make_tables, manage, production_env, send
+from tests.faults import Server, production_env
+from tests.servers import make_tables, manage, send
 
 pytestmark = pytest.mark.server
 

@@ -11,8 +11,8 @@ import psycopg
 import pytest
 
 from games.views.errors import BUSY
-from tests.faults import Server, database_env
-from tests.servers import make_tables, manage, post_save, postgres, postgres_bin, production_env
+from tests.faults import Server, database_env, production_env
+from tests.servers import make_tables, manage, post_save, postgres, postgres_bin
 
 pytestmark = [
     pytest.mark.server,

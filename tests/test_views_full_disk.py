@@ -6,20 +6,12 @@ import sqlite3
 from contextlib import closing
 
 import pytest
-from django.test import Client
 
 from games.models import Hand, HandChange
 from games.views.errors import DISK_FULL
 from tests.helpers import hand_url, seats
 
 pytestmark = pytest.mark.django_db(transaction=True)
-
-
-@pytest.fixture
-def phone_client(member):
-    client = Client(raise_request_exception=False)
-    client.force_login(member)
-    return client
 
 
 def test_a_save_on_a_full_disk_is_refused_saying_so_and_goes_through_once_there_is_room(

@@ -2,20 +2,12 @@
 not stored, the entry kept, and the first requests after it returns succeed."""
 
 import pytest
-from django.test import Client
 
 from games.models import Hand, HandChange
 from games.views.errors import UNREACHABLE
 from tests.helpers import hand_url
 
 pytestmark = pytest.mark.django_db(transaction=True)
-
-
-@pytest.fixture
-def phone_client(member):
-    client = Client(raise_request_exception=False)
-    client.force_login(member)
-    return client
 
 
 def test_every_page_answers_503_with_a_plain_message(
