@@ -18,7 +18,7 @@ import random
 import time
 from pathlib import Path
 
-from games.vision import read_cards
+from games.vision import read_cards, reader
 from games.vision.labels import RANKS
 from games.vision.reader import read_pixels
 
@@ -116,8 +116,9 @@ def real_set(folder: Path, verbose=False):
     return rows
 
 
-def synthetic_set(count, seed):
-    """Photos composed like the training ones, but from other seeds; not the measure."""
+def synthetic_set(count, seed, photographed=None, deals=False):
+    """Photos composed like the training ones, but from other seeds; not the measure. With
+    `deals`, whole deals of 1200x1200 (four hands of the photographed deck, when given)."""
     from games.vision.training import art, scenes
     from games.vision.training.evaluate import truth_of
 
@@ -128,11 +129,17 @@ def synthetic_set(count, seed):
     rng = random.Random(seed)
     faces = art.svg_cards_faces(svg_cards)
     faces += [art.drawn_face(rng, r, s) for r in range(13) for s in range(4)]
+    if photographed:
+        faces += art.photographed_faces(photographed)
     backs = [f for f in faces if f.is_back] + [art.drawn_back(rng) for _ in range(4)]
     faces = [f for f in faces if not f.is_back]
     rows = []
     for i in range(count):
-        photo, corners = scenes.compose(random.Random(seed * 7919 + i), faces, backs, (960, 720))
+        photo_rng = random.Random(seed * 7919 + i)
+        if deals:
+            photo, corners = scenes.deal(photo_rng, faces, backs)
+        else:
+            photo, corners = scenes.compose(photo_rng, faces, backs, (960, 720))
         truth = truth_of(corners)
         start = time.perf_counter()
         found = read_pixels(photo)
@@ -147,22 +154,34 @@ def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--real", type=Path, action="append", default=[], help="labelled folder")
     parser.add_argument("--synthetic", type=int, default=0, help="synthetic photos to read")
+    parser.add_argument("--deals", type=int, default=0, help="synthetic whole deals to read")
+    parser.add_argument(
+        "--photographed", type=Path, help="real card-face photos for the synthetic sets"
+    )
+    parser.add_argument("--finder", type=Path, help="another finder than the committed one")
+    parser.add_argument("--namer", type=Path, help="another namer than the committed one")
     parser.add_argument("--seed", type=int, default=20261124)
     parser.add_argument("--verbose", action="store_true", help="each photo's misses")
     args = parser.parse_args(argv)
-    if not args.real and not args.synthetic:
-        parser.error("give --real FOLDER (bidly's test-deals) and/or --synthetic N")
+    if not args.real and not args.synthetic and not args.deals:
+        parser.error("give --real FOLDER (bidly's test-deals), --synthetic N and/or --deals N")
+    if args.finder or args.namer:
+        reader.use_models(args.finder or reader.MODEL_PATH, args.namer or reader.INDEX_MODEL_PATH)
     read_cards(_warm_up_photo())
     for folder in args.real:
         report(f"real: {folder.name}", real_set(folder, args.verbose))
     if args.synthetic:
-        rows = synthetic_set(args.synthetic, args.seed)
+        rows = synthetic_set(args.synthetic, args.seed, args.photographed)
         if rows:
             report(
                 "synthetic validation",
                 rows,
                 " (composed like the training photos: not the measure)",
             )
+    if args.deals:
+        rows = synthetic_set(args.deals, args.seed + 1, args.photographed, deals=True)
+        if rows:
+            report("synthetic deals", rows, " (whole deals, composed: not the measure)")
 
 
 def _warm_up_photo():

@@ -89,3 +89,20 @@ def test_the_unsure_cards_are_the_ones_read_with_low_confidence():
 )
 def test_an_unsure_card_says_what_else_it_could_be(card, alternative, words):
     assert check_words(_reading(card, 0.5, alternative)) == words
+
+
+def test_a_rebuilt_pair_of_models_can_be_measured_in_place_of_the_committed_one(tmp_path):
+    from games.vision import reader
+
+    finder, namer = tmp_path / "finder.onnx", tmp_path / "namer.onnx"
+    finder.write_bytes(reader.MODEL_PATH.read_bytes())
+    namer.write_bytes(reader.INDEX_MODEL_PATH.read_bytes())
+    committed = dict(reader._sessions)
+    try:
+        reader.use_models(finder, namer)
+        assert reader._model() is not committed.get(reader.MODEL_PATH)
+        cards = read_cards((FIXTURES / "hand.jpg").read_bytes())
+        assert Counter(c.card for c in cards) == Counter(HAND.split())
+    finally:
+        reader._sessions.clear()
+        reader._sessions.update(committed)

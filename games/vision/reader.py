@@ -73,6 +73,16 @@ _sessions = {}
 _sessions_lock = threading.Lock()
 
 
+def _session(path):
+    import onnxruntime
+
+    options = onnxruntime.SessionOptions()
+    options.intra_op_num_threads = THREADS
+    options.inter_op_num_threads = 1
+    options.log_severity_level = 3
+    return onnxruntime.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
+
+
 def _model(path=MODEL_PATH):
     """An ONNX session, made once per process; onnxruntime's run is safe across threads."""
     session = _sessions.get(path)
@@ -80,17 +90,15 @@ def _model(path=MODEL_PATH):
         with _sessions_lock:
             session = _sessions.get(path)
             if session is None:
-                import onnxruntime
-
-                options = onnxruntime.SessionOptions()
-                options.intra_op_num_threads = THREADS
-                options.inter_op_num_threads = 1
-                options.log_severity_level = 3
-                session = onnxruntime.InferenceSession(
-                    str(path), options, providers=["CPUExecutionProvider"]
-                )
-                _sessions[path] = session
+                session = _sessions[path] = _session(path)
     return session
+
+
+def use_models(finder: Path, namer: Path):
+    """Read with other model files than the committed ones (to measure a rebuilt pair)."""
+    with _sessions_lock:
+        _sessions[MODEL_PATH] = _session(finder)
+        _sessions[INDEX_MODEL_PATH] = _session(namer)
 
 
 def read_cards(data: bytes) -> list[CardReading]:

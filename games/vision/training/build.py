@@ -15,6 +15,7 @@ that repository yourself and pass the folder; the committed model was built with
 
 import argparse
 import json
+import multiprocessing
 import random
 import shutil
 import subprocess
@@ -42,27 +43,61 @@ def install_art():
     return BUILD / "node_modules/svg-cards/png/2x"
 
 
+def build_namer(svg_cards, photographed, args, figures_path, log_path):
+    """The namer, start to end, in its own process beside the finder's training (one core
+    each): its crops, its training, its export, and its accuracy on held-out crops."""
+    torch.set_num_threads(1)
+    random.seed(args.seed)
+    started = time.monotonic()
+    with open(log_path, "w") as out:
+
+        def log(message):
+            print(message, file=out, flush=True)
+
+        log(f"making {args.crops} index crops")
+        crops = train_index.generate(svg_cards, photographed, args.crops, args.seed, processes=1)
+        held_out = train_index.generate(svg_cards, photographed, 3200, args.seed + 1000, 1)
+        log(f"  done in {time.monotonic() - started:.0f} s; training {args.index_minutes} min")
+        namer, steps = train_index.fit(crops, args.index_minutes, args.seed, log=log)
+        train_index.export(namer, args.index_output)
+        log(f"exported {args.index_output}")
+    figures = {
+        "index_crop_accuracy": round(train_index.accuracy(namer, held_out), 4),
+        "index_steps": steps,
+        "index_minutes": round((time.monotonic() - started) / 60, 1),
+    }
+    figures_path.write_text(json.dumps(figures))
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--photographed", type=Path, help="folder of real card-face photos")
-    parser.add_argument("--photos", type=int, default=4000, help="synthetic training photos")
-    parser.add_argument("--minutes", type=float, default=45, help="the finder's training time")
-    parser.add_argument("--crops", type=int, default=64000, help="index crops for the namer")
-    parser.add_argument("--index-minutes", type=float, default=14, help="the namer's time")
+    parser.add_argument("--photos", type=int, default=8000, help="synthetic training photos")
+    parser.add_argument("--minutes", type=float, default=70, help="the finder's training time")
+    parser.add_argument("--crops", type=int, default=96000, help="index crops for the namer")
+    parser.add_argument("--index-minutes", type=float, default=30, help="the namer's time")
     parser.add_argument("--width", type=int, default=32, help="the network's base width")
     parser.add_argument("--seed", type=int, default=24)
-    # One thread: on a shared machine two OpenMP threads spend their time waiting for each other.
-    parser.add_argument("--threads", type=int, default=1)
+    # One thread each for the finder and the namer, which train side by side: on two cores,
+    # two OpenMP threads for one network spend their time waiting for each other.
     parser.add_argument("--output", type=Path, default=reader.MODEL_PATH)
     parser.add_argument("--index-output", type=Path, default=reader.INDEX_MODEL_PATH)
     args = parser.parse_args(argv)
     random.seed(args.seed)
-    torch.set_num_threads(args.threads)
+    torch.set_num_threads(1)
     started = time.monotonic()
     svg_cards = install_art()
     print(f"generating {args.photos} training photos", flush=True)
     data = train.generate(svg_cards, args.photographed, args.photos, args.seed)
     print(f"  done in {time.monotonic() - started:.0f} s; training {args.minutes} min", flush=True)
+    namer_figures = BUILD / "namer.json"
+    namer_figures.unlink(missing_ok=True)
+    namer_log = BUILD / "namer.log"
+    print(f"the namer builds beside the finder; its log: {namer_log}", flush=True)
+    namer = multiprocessing.get_context("fork").Process(
+        target=build_namer, args=(svg_cards, args.photographed, args, namer_figures, namer_log)
+    )
+    namer.start()
     net, steps = train.train(
         data,
         args.minutes,
@@ -74,23 +109,19 @@ def main(argv=None):
     del data
     train.export(net, args.output)
     print(f"exported {args.output} ({args.output.stat().st_size / 1e6:.2f} MB)", flush=True)
-    print(f"making {args.crops} index crops", flush=True)
-    crops = train_index.generate(svg_cards, args.photographed, args.crops, args.seed)
-    held_out = train_index.generate(svg_cards, args.photographed, 3200, args.seed + 1000)
-    namer, index_steps = train_index.fit(
-        crops, args.index_minutes, args.seed, log=lambda message: print(message, flush=True)
-    )
-    del crops
-    train_index.export(namer, args.index_output)
-    print(f"exported {args.index_output}", flush=True)
+    namer.join()
+    if namer.exitcode != 0 or not namer_figures.exists():
+        raise SystemExit(f"the namer's build failed: see {namer_log}")
+    print(namer_log.read_text(), end="", flush=True)
     validation = train.generate(
         svg_cards, args.photographed, 100, args.seed + 1000, size=(960, 720)
     )
-    figures = evaluate.synthetic(net, namer, validation)
-    figures |= {
-        "index_crop_accuracy": round(train_index.accuracy(namer, held_out), 4),
+    figures = evaluate.synthetic(args.output, args.index_output, validation)
+    if args.photographed:
+        deals = train.generate(svg_cards, args.photographed, 20, args.seed + 2000, deals=True)
+        figures |= evaluate.synthetic(args.output, args.index_output, deals, "synthetic_deals")
+    figures |= json.loads(namer_figures.read_text()) | {
         "steps": steps,
-        "index_steps": index_steps,
         "minutes": round((time.monotonic() - started) / 60, 1),
         "photos": args.photos,
         "photographed_faces": bool(args.photographed),

@@ -16,7 +16,7 @@ from PIL import Image, ImageFilter
 
 from games.vision.labels import CROP, NONE_RANK
 from games.vision.training.art import Face
-from games.vision.training.scenes import background
+from games.vision.training.scenes import background, pick_deck
 
 
 def _patch(rng, face: Face, centre, side, angle, backs, faces):
@@ -84,7 +84,7 @@ def crop(rng: random.Random, faces: list[Face], backs: list[Face]):
         side = rng.uniform(0.12, 0.35) * fh
         patch = _patch(rng, face, centre, side, rng.uniform(0, 360), backs, faces)
         return _light(rng, patch), NONE_RANK, -1
-    face = rng.choice(faces)
+    face = rng.choice(pick_deck(rng, faces) if rng.random() < 0.8 else faces)
     x0, y0, x1, y1 = face.index_box
     long_side = max(x1 - x0, y1 - y0)
     jitter = 0.12 * long_side

@@ -5,7 +5,7 @@ from collections import Counter
 
 from games.vision import reader
 from games.vision.labels import RANKS, SUITS
-from games.vision.training import scenes, train, train_index
+from games.vision.training import scenes
 
 
 def truth_of(corners):
@@ -22,20 +22,19 @@ def score(found: Counter, truth: Counter):
     return right, sum(found.values()), sum(truth.values())
 
 
-def synthetic(net, namer, photos):
+def synthetic(finder, namer, photos, name="synthetic"):
+    """The exported pair's figures on `photos`, read as the app reads them."""
+    reader.use_models(finder, namer)
     right = reported = labelled = exact = 0
     for photo, corners in photos:
-        maps = train.maps_of(net, photo)
-        named = train_index.name_with(namer, photo, reader.corners_from_maps(maps))
-        cards = reader.cards_from_corners(named)
-        found = Counter(card.card for card in cards)
+        found = Counter(card.card for card in reader.read_pixels(photo))
         truth = truth_of(corners)
         r, n, t = score(found, truth)
         right, reported, labelled = right + r, reported + n, labelled + t
         exact += found == truth
     return {
-        "synthetic_photos": len(photos),
-        "synthetic_recall": round(right / max(1, labelled), 4),
-        "synthetic_precision": round(right / max(1, reported), 4),
-        "synthetic_exact": f"{exact}/{len(photos)}",
+        f"{name}_photos": len(photos),
+        f"{name}_recall": round(right / max(1, labelled), 4),
+        f"{name}_precision": round(right / max(1, reported), 4),
+        f"{name}_exact": f"{exact}/{len(photos)}",
     }

@@ -123,50 +123,71 @@ def _layout(rng: random.Random, size, card_h, count):
     return poses
 
 
-def compose(rng: random.Random, faces: list[Face], backs: list[Face], size=(320, 320)):
-    """One photo (an RGB uint8 array) and the corners that show in it."""
-    w, h = size
-    scene = Image.fromarray(background(rng, size)).convert("RGBA")
-    top = np.full((h, w), -1, np.int32)
-    cards = []  # (face, homography)
-    card_h = math.exp(rng.uniform(math.log(80), math.log(430)))
-    deck = rng.choice(sorted({f.deck for f in faces}))
-    pool = [f for f in faces if f.deck == deck] if rng.random() < 0.8 else faces
-    groups = rng.choice([1, 1, 2, 2, 3, 4])
-    for _ in range(groups):
-        count = rng.choice([1, 2, 3, 4, 5, 6, 7, 8, 10, 13])
-        for x, y, angle in _layout(rng, size, card_h, count):
-            face = rng.choice(backs) if (backs and rng.random() < 0.08) else rng.choice(pool)
-            fw, fh = face.image.size
-            scale = card_h / fh * rng.uniform(0.95, 1.05)
-            a = math.radians(angle)
-            ca, sa = math.cos(a), math.sin(a)
-            corners = []
-            for px, py in ((0, 0), (fw, 0), (fw, fh), (0, fh)):
-                dx, dy = (px - fw / 2) * scale, (py - fh / 2) * scale
-                corners.append((x + dx * ca - dy * sa, y + dx * sa + dy * ca))
-            jitter = 0.04 * card_h
-            corners = [(u + rng.gauss(0, jitter), v + rng.gauss(0, jitter)) for u, v in corners]
-            src = [(0, 0), (fw, 0), (fw, fh), (0, fh)]
-            hom = _homography(src, corners)
-            inverse = np.linalg.inv(hom)
-            inverse = inverse / inverse[2, 2]
-            layer = face.image.transform(
-                size, Image.PERSPECTIVE, tuple(inverse.flatten()[:8]), Image.BILINEAR
-            )
-            alpha = layer.getchannel("A")
-            if rng.random() < 0.7:  # the card's shadow on what is under it
-                offset = (rng.randint(-4, 4), rng.randint(-4, 4))
-                shadow = alpha.filter(ImageFilter.GaussianBlur(rng.uniform(1, 4)))
-                darkness = rng.uniform(0.2, 0.6)
-                shadow = shadow.point(lambda v, k=darkness: int(v * k))
-                dark = Image.new("RGBA", size, (0, 0, 0, 255))
-                dark.putalpha(shadow)
-                scene.alpha_composite(dark, dest=offset)
-            scene.alpha_composite(layer)
-            top[np.asarray(alpha) > 127] = len(cards)
-            cards.append((face, hom))
+# How often a photo's cards come from each deck (the rest of the time, any deck): the photographed
+# deck is the only real one, so it is drawn most.
+DECK_WEIGHTS = {"photographed": 3, "svg-cards": 2, "fonts": 1}
+
+
+def pick_deck(rng: random.Random, faces: list[Face]):
+    """The faces of one deck, chosen by DECK_WEIGHTS among those given."""
+    decks = sorted({f.deck for f in faces})
+    deck = rng.choices(decks, [DECK_WEIGHTS.get(d, 1) for d in decks])[0]
+    return [f for f in faces if f.deck == deck]
+
+
+def _place(rng, scene, top, number, face, x, y, angle, card_h):
+    """Draw `face` on `scene` centred at (x, y), turned `angle` degrees, `card_h` pixels tall,
+    with a little perspective and maybe a shadow; `top` records which card shows where.
+    Returns the homography from the face's pixels to the photo's."""
+    w, h = scene.size
+    fw, fh = face.image.size
+    scale = card_h / fh * rng.uniform(0.95, 1.05)
+    a = math.radians(angle)
+    ca, sa = math.cos(a), math.sin(a)
     corners = []
+    for px, py in ((0, 0), (fw, 0), (fw, fh), (0, fh)):
+        dx, dy = (px - fw / 2) * scale, (py - fh / 2) * scale
+        corners.append((x + dx * ca - dy * sa, y + dx * sa + dy * ca))
+    jitter = 0.04 * card_h
+    corners = [(u + rng.gauss(0, jitter), v + rng.gauss(0, jitter)) for u, v in corners]
+    hom = _homography([(0, 0), (fw, 0), (fw, fh), (0, fh)], corners)
+    xs, ys = [c[0] for c in corners], [c[1] for c in corners]
+    left, upper = max(0, int(min(xs)) - 6), max(0, int(min(ys)) - 6)
+    right, lower = min(w, int(max(xs)) + 7), min(h, int(max(ys)) + 7)
+    if right <= left or lower <= upper:
+        return hom
+    box = (right - left, lower - upper)
+    shift = np.array([[1, 0, -left], [0, 1, -upper], [0, 0, 1]], float)
+    inverse = np.linalg.inv(shift @ hom)
+    inverse = inverse / inverse[2, 2]
+    layer = face.image.transform(
+        box, Image.PERSPECTIVE, tuple(inverse.flatten()[:8]), Image.BILINEAR
+    )
+    alpha = layer.getchannel("A")
+    if rng.random() < 0.7:  # the card's shadow on what is under it, shifted a little
+        dx, dy = rng.randint(-4, 4), rng.randint(-4, 4)
+        shadow = alpha.filter(ImageFilter.GaussianBlur(rng.uniform(1, 4)))
+        darkness = rng.uniform(0.2, 0.6)
+        shadow = shadow.point(lambda v, k=darkness: int(v * k))
+        sx0, sy0 = max(0, left + dx), max(0, upper + dy)
+        sx1, sy1 = min(w, right + dx), min(h, lower + dy)
+        if sx1 > sx0 and sy1 > sy0:
+            piece = shadow.crop(
+                (sx0 - left - dx, sy0 - upper - dy, sx1 - left - dx, sy1 - upper - dy)
+            )
+            dark = Image.new("RGBA", piece.size, (0, 0, 0, 255))
+            dark.putalpha(piece)
+            scene.alpha_composite(dark, dest=(sx0, sy0))
+    scene.alpha_composite(layer, dest=(left, upper))
+    region = top[upper:lower, left:right]
+    region[np.asarray(alpha) > 127] = number
+    return hom
+
+
+def _corners_showing(cards, top, size):
+    """The corner indices of `cards` (face, homography) that show at least HIDDEN."""
+    w, h = size
+    found = []
     for number, (face, hom) in enumerate(cards):
         if face.is_back:
             continue
@@ -178,17 +199,76 @@ def compose(rng: random.Random, faces: list[Face], backs: list[Face], size=(320,
             [(fw - x1, fh - y1), (fw - x0, fh - y1), (fw - x0, fh - y0), (fw - x1, fh - y0)],
         ):
             points = _apply(hom, quad)
-            mask = Image.new("L", size, 0)
-            ImageDraw.Draw(mask).polygon([tuple(p) for p in points], fill=1)
+            left, upper = max(0, int(points[:, 0].min())), max(0, int(points[:, 1].min()))
+            right = min(w, int(points[:, 0].max()) + 2)
+            lower = min(h, int(points[:, 1].max()) + 2)
+            if right <= left or lower <= upper:
+                continue
+            mask = Image.new("L", (right - left, lower - upper), 0)
+            ImageDraw.Draw(mask).polygon([(px - left, py - upper) for px, py in points], fill=1)
             inside = np.asarray(mask, bool)
             area = max(1.0, _polygon_area(points))
-            visible = float((top[inside] == number).sum()) / area
+            visible = float((top[upper:lower, left:right][inside] == number).sum()) / area
             if visible < HIDDEN:
                 continue
             box = (*points.min(0), *points.max(0))
-            corners.append(
+            found.append(
                 Corner(box, face.rank, face.suit, tuple(centre), min(visible, 1.0), number)
             )
+    return found
+
+
+def compose(rng: random.Random, faces: list[Face], backs: list[Face], size=(320, 320)):
+    """One photo (an RGB uint8 array) and the corners that show in it."""
+    w, h = size
+    scene = Image.fromarray(background(rng, size)).convert("RGBA")
+    top = np.full((h, w), -1, np.int32)
+    cards = []  # (face, homography)
+    card_h = math.exp(rng.uniform(math.log(70), math.log(430)))
+    pool = pick_deck(rng, faces) if rng.random() < 0.8 else faces
+    groups = rng.choice([1, 1, 2, 2, 3, 4])
+    for _ in range(groups):
+        count = rng.choice([1, 2, 3, 4, 5, 6, 7, 8, 10, 13])
+        for x, y, angle in _layout(rng, size, card_h, count):
+            face = rng.choice(backs) if (backs and rng.random() < 0.08) else rng.choice(pool)
+            hom = _place(rng, scene, top, len(cards), face, x, y, angle, card_h)
+            cards.append((face, hom))
+    corners = _corners_showing(cards, top, size)
+    photo = _light(rng, np.asarray(scene.convert("RGB")))
+    return photo, corners
+
+
+def deal(rng: random.Random, faces: list[Face], backs: list[Face], size=(1200, 1200)):
+    """A whole deal laid out on the table, as a bridge or rummy table photographs it: up to
+    four hands of up to 13 cards, one at each side, each in a fan or an overlapping row
+    facing its player. For validation: a photo like a player's, made from other seeds."""
+    w, h = size
+    scene = Image.fromarray(background(rng, size)).convert("RGBA")
+    top = np.full((h, w), -1, np.int32)
+    cards = []
+    pool = pick_deck(rng, faces)
+    card_h = rng.uniform(0.14, 0.22) * min(w, h)
+    hands = rng.choice([2, 3, 4, 4, 4])
+    for side in rng.sample(range(4), hands):
+        count = rng.randint(7, 13)
+        facing = side * 90 + rng.gauss(0, 6)  # the hand's "up", turned to its player
+        a = math.radians(facing)
+        # The hand's middle, between the table's centre and its edge on that side.
+        reach = rng.uniform(0.25, 0.33) * min(w, h)
+        mx, my = w / 2 - reach * math.sin(a), h / 2 + reach * math.cos(a)
+        step = rng.uniform(0.2, 0.3) * card_h
+        fan = rng.random() < 0.5
+        spread = rng.uniform(3, 7)
+        for i in range(count):
+            along = (i - (count - 1) / 2) * step
+            turn = (i - (count - 1) / 2) * spread if fan else rng.gauss(0, 2)
+            lift = -abs(i - (count - 1) / 2) * step * 0.12 if fan else rng.gauss(0, 2)
+            x = mx + along * math.cos(a) - lift * math.sin(a)
+            y = my + along * math.sin(a) + lift * math.cos(a)
+            face = rng.choice(pool)
+            hom = _place(rng, scene, top, len(cards), face, x, y, facing + turn, card_h)
+            cards.append((face, hom))
+    corners = _corners_showing(cards, top, size)
     photo = _light(rng, np.asarray(scene.convert("RGB")))
     return photo, corners
 

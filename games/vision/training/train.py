@@ -31,17 +31,21 @@ def _load_art(svg_cards, photographed, seed):
 
 
 def _make(args):
-    seed, size = args
-    photo, corners = scenes.compose(random.Random(seed), _faces, _backs, size)
-    return photo, corners
+    seed, size, deals = args
+    if deals:
+        return scenes.deal(random.Random(seed), _faces, _backs, size)
+    return scenes.compose(random.Random(seed), _faces, _backs, size)
 
 
-def generate(svg_cards, photographed, count, seed, size=(320, 320), processes=2):
-    """`count` synthetic photos, made in parallel, the same for the same seed."""
+def generate(svg_cards, photographed, count, seed, size=(320, 320), processes=2, deals=False):
+    """`count` synthetic photos, made in parallel, the same for the same seed; with `deals`,
+    whole deals (scenes.deal) of 1200x1200."""
     ctx = multiprocessing.get_context("fork")
+    if deals:
+        size = (1200, 1200)
     with ctx.Pool(processes, _load_art, (svg_cards, photographed, seed)) as pool:
-        jobs = [(seed * 1_000_003 + i, size) for i in range(count)]
-        return pool.map(_make, jobs, chunksize=16)
+        jobs = [(seed * 1_000_003 + i, size, deals) for i in range(count)]
+        return pool.map(_make, jobs, chunksize=4 if deals else 16)
 
 
 def _rotate(photo, corners, k):
@@ -216,14 +220,3 @@ def export(net, path: Path):
         opset_version=17,
         dynamo=False,
     )
-
-
-def maps_of(net, photo):
-    """What the exported model answers for one photo, computed by torch."""
-    h, w, _ = photo.shape
-    ph, pw = -h % 16, -w % 16
-    photo = np.pad(photo, ((0, ph), (0, pw), (0, 0)), constant_values=128)
-    x = torch.from_numpy(np.ascontiguousarray(photo.transpose(2, 0, 1)[None]))
-    with torch.no_grad():
-        maps = Exported(net)(x)[0].numpy()
-    return maps[:, : -(-h // STRIDE), : -(-w // STRIDE)]

@@ -75,17 +75,6 @@ def accuracy(net, data):
     return float(right.mean())
 
 
-def name_with(net, photo, corners):
-    """The reader's naming of `corners`, with the torch namer instead of the ONNX file."""
-    from games.vision import reader
-
-    def namer(crops):
-        with torch.no_grad():
-            return ExportedIndex(net)(torch.from_numpy(crops)).numpy()
-
-    return reader.name_corners(photo, corners, namer)
-
-
 def export(net, path: Path):
     torch.onnx.export(
         ExportedIndex(net).eval(),
