@@ -24,7 +24,8 @@ from tests.browser import (
 
 pytestmark = pytest.mark.browser
 
-PHOTO = Path(__file__).resolve().parent / "fixtures" / "vision" / "hand.jpg"
+# A real photograph of a 13-card hand on a cork table (tests/fixtures/vision/README.md).
+PHOTO = Path(__file__).resolve().parent / "fixtures" / "vision" / "real-hand.jpg"
 
 
 def least_sure(readings):

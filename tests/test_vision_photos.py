@@ -137,6 +137,9 @@ def test_a_large_photo_is_shrunk_as_the_phone_would_and_boxed_in_its_own_pixels(
     assert pixels.shape == (1000, 1600, 3) and scale == 2
     cards = read_cards(data)
     assert Counter(c.card for c in cards) == HAND
-    for card in cards:  # in the photo's own pixels, not the shrunk ones
-        assert 640 <= card.box[0] < card.box[2] <= 2560
-        assert 360 <= card.box[1] < card.box[3] <= 1640
+    # In the photo's own pixels, not the shrunk ones: on the hand (a box may run a few pixels
+    # past the hand's edge where an index is cut by it, as the joker's is).
+    margin = 24
+    for card in cards:
+        assert 640 - margin <= card.box[0] < card.box[2] <= 2560 + margin
+        assert 360 - margin <= card.box[1] < card.box[3] <= 1640 + margin

@@ -26,6 +26,14 @@ def test_a_hand_on_the_table_is_read_card_by_card():
     assert Counter(c.card for c in cards) == Counter(HAND.split())
 
 
+def test_a_real_photograph_of_a_hand_is_read_card_by_card():
+    # A photo nobody here took, of a deck the models saw only as 52 flat face photographs;
+    # its cards as a person reads them (tests/fixtures/vision/README.md).
+    truth = "KC 10S 9D QS 4H 5H 8H JC 8C 3C 2H QH KS"
+    cards = read_cards((FIXTURES / "real-hand.jpg").read_bytes())
+    assert Counter(c.card for c in cards) == Counter(truth.split())
+
+
 def test_every_card_comes_with_its_confidence_and_a_box_inside_the_photo():
     cards = read_cards((FIXTURES / "hand.jpg").read_bytes())
     for card in cards:
@@ -67,6 +75,31 @@ def test_cards_fanned_side_by_side_are_not_merged_though_their_centres_are_close
     first = _corner(100, 100, 80, 120, "7H")
     second = _corner(130, 102, 80, 120, "8H")
     assert sorted(c.card for c in cards_from_corners([first, second])) == ["7H", "8H"]
+
+
+@pytest.mark.parametrize(
+    ("other", "cards"),
+    [("JK", ["JK"]), ("7H", ["7H", "JK"])],
+    ids=["read-alike-one-card", "read-differently-two-cards"],
+)
+def test_corners_whose_vectors_fall_short_pair_only_when_read_alike(other, cards):
+    # A joker's long word: each corner points straight at the other, but its vector reaches
+    # only half way to the card's centre (mismatch about 1.9 card sizes).
+    top = _corner(700, 380, 70, -46, "JK")
+    bottom = _corner(940, 222, -82, 54, other)
+    assert sorted(c.card for c in cards_from_corners([top, bottom])) == sorted(cards)
+
+
+def test_read_alike_corners_a_little_apart_pair_but_far_apart_do_not():
+    top_left = _corner(100, 100, 80, 120, "QS")  # points at (180, 220)
+    # Opposite corners pointing at centres 0.8 and 1.2 card sizes away across the card (so
+    # not at each other): one card when read alike and near; two when far or read apart.
+    near = _corner(356, 276, -80, -120, "QS")
+    far = _corner(404, 244, -80, -120, "QS")
+    near_other = _corner(356, 276, -80, -120, "QD")
+    assert len(cards_from_corners([top_left, near])) == 1
+    assert len(cards_from_corners([top_left, far])) == 2
+    assert len(cards_from_corners([top_left, near_other])) == 2
 
 
 def _reading(card, confidence, alternative):

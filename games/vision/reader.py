@@ -20,7 +20,14 @@ NOT_AN_INDEX = 0.5  # a crop the namer calls "none" with more than this is not a
 INDEX_ASPECT = 0.4  # an index's width over its height, about the same in every deck
 CROP_SIDE = 1.35  # the crop's side over the index's height, as in training
 SAME_CARD = 0.45  # two corners whose card centres are closer (in card sizes) are one card
+# ... or closer than this when they are also read as the same card: in a tight fan the next
+# card's centre is about 0.45 card sizes away, so where alone cannot reach further.
+SAME_CARD_READ_ALIKE = 0.9
+FACING = 20  # degrees: see _facing
 UNSURE_BELOW = 0.8  # a card read with less confidence is marked for the player to check
+# The finder looks at the photo turned each of these quarter turns and its maps are averaged:
+# four looks cost four times the finder's time and find more (MODEL.md has the figures).
+TURNS = tuple(int(k) for k in os.environ.get("SCOREKEEPER_VISION_TURNS", "0,1,2,3").split(","))
 LARGE = 80  # indices mostly this many pixels long are read from the photo at half size
 # Every card the model can name.
 LABELS = tuple(f"{rank}{suit}" for rank in RANKS[:JOKER_RANK] for suit in SUITS) + ("JK",)
@@ -122,14 +129,36 @@ def read_pixels(pixels: np.ndarray, scale: float = 1.0) -> list[CardReading]:
     return cards_from_corners(corners, scale, (w * scale, h * scale))
 
 
-def run_model(pixels: np.ndarray) -> np.ndarray:
+def run_model(pixels: np.ndarray, turns=None) -> np.ndarray:
+    """The finder's maps for the photo, averaged over the photo looked at in each of `turns`
+    quarter turns (the maps of a turned look turned back, their vectors with them)."""
     h, w, _ = pixels.shape
     ph, pw = -h % 16, -w % 16
     if ph or pw:
         pixels = np.pad(pixels, ((0, ph), (0, pw), (0, 0)), constant_values=128)
-    batch = np.ascontiguousarray(pixels.transpose(2, 0, 1)[None])
-    maps = _model().run(None, {"image": batch})[0][0]
+    total = None
+    looks = TURNS if turns is None else turns
+    for k in looks:
+        turned = np.rot90(pixels, k)
+        batch = np.ascontiguousarray(turned.transpose(2, 0, 1)[None])
+        maps = _model().run(None, {"image": batch})[0][0]
+        if k % 4:
+            maps = _turned_back(maps, k % 4)
+        total = maps if total is None else total + maps
+    maps = total / len(looks)
     return maps[:, : -(-h // STRIDE), : -(-w // STRIDE)]
+
+
+def _turned_back(maps, k):
+    """Maps of the photo turned k quarter turns anticlockwise (np.rot90), in the photo's frame."""
+    maps = np.rot90(maps, -k, axes=(1, 2)).copy()
+    g = 1 + len(RANKS) + len(SUITS)
+    for _ in range(k):
+        # A vector (x, y) in the turned frame is (-y, x) in the frame before the turn.
+        for x, y in ((g, g + 1), (g + 4, g + 5)):
+            maps[x], maps[y] = -maps[y].copy(), maps[x].copy()
+        maps[g + 2], maps[g + 3] = maps[g + 3].copy(), maps[g + 2].copy()
+    return maps
 
 
 def _upright_crop(image, corner, flip=False):
@@ -258,8 +287,31 @@ def card_mismatch(a: Corner, b: Corner) -> float:
 
 def same_card(a: Corner, b: Corner) -> bool:
     """Two corners are one card's two indices when they point, from opposite sides, at the
-    same card centre; their labels play no part (two decks give two equal cards)."""
-    return card_mismatch(a, b) < SAME_CARD
+    same card centre. Their labels alone never make them one (two decks give two equal
+    cards): they only let a looser "same centre" count, for a card whose two corners point
+    a little apart."""
+    mismatch = card_mismatch(a, b)
+    if mismatch < SAME_CARD:
+        return True
+    if math.isinf(mismatch) or np.argmax(a.labels) != np.argmax(b.labels):
+        return False
+    return mismatch < SAME_CARD_READ_ALIKE or _facing(a, b)
+
+
+def _facing(a: Corner, b: Corner) -> bool:
+    """Each corner's vector to its card's centre points straight at the other corner (within
+    FACING degrees): a card's two indices, even where the vectors fall short of the centre
+    (a joker's long word, say)."""
+    line = np.subtract(b.centre, a.centre)
+    length = float(np.hypot(*line))
+    if length == 0:
+        return False
+    for corner, direction in ((a, line), (b, -line)):
+        reach = float(np.hypot(*corner.to_card_centre))
+        cosine = float(np.dot(corner.to_card_centre, direction)) / (reach * length)
+        if cosine < math.cos(math.radians(FACING)):
+            return False
+    return True
 
 
 def cards_from_corners(corners: list[Corner], scale=1.0, size=None) -> list[CardReading]:

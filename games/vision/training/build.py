@@ -73,7 +73,7 @@ def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--photographed", type=Path, help="folder of real card-face photos")
     parser.add_argument("--photos", type=int, default=8000, help="synthetic training photos")
-    parser.add_argument("--minutes", type=float, default=70, help="the finder's training time")
+    parser.add_argument("--minutes", type=float, default=65, help="the finder's training time")
     parser.add_argument("--crops", type=int, default=96000, help="index crops for the namer")
     parser.add_argument("--index-minutes", type=float, default=30, help="the namer's time")
     parser.add_argument("--width", type=int, default=32, help="the network's base width")
