@@ -116,9 +116,10 @@ def real_set(folder: Path, verbose=False):
     return rows
 
 
-def synthetic_set(count, seed, photographed=None, deals=False):
+def synthetic_set(count, seed, photographed=None, deals=False, card_size=None):
     """Photos composed like the training ones, but from other seeds; not the measure. With
-    `deals`, whole deals of 1200x1200 (four hands of the photographed deck, when given)."""
+    `deals`, whole deals of 1200x1200 (up to four hands of one deck), their cards `card_size`
+    (a share of the photo's side) when given."""
     from games.vision.training import art, scenes
     from games.vision.training.evaluate import truth_of
 
@@ -137,7 +138,7 @@ def synthetic_set(count, seed, photographed=None, deals=False):
     for i in range(count):
         photo_rng = random.Random(seed * 7919 + i)
         if deals:
-            photo, corners = scenes.deal(photo_rng, faces, backs)
+            photo, corners = scenes.deal(photo_rng, faces, backs, card_size=card_size)
         else:
             photo, corners = scenes.compose(photo_rng, faces, backs, (960, 720))
         truth = truth_of(corners)
@@ -156,6 +157,12 @@ def main(argv=None):
     parser.add_argument("--synthetic", type=int, default=0, help="synthetic photos to read")
     parser.add_argument("--deals", type=int, default=0, help="synthetic whole deals to read")
     parser.add_argument(
+        "--small-deals",
+        type=int,
+        default=0,
+        help="synthetic whole deals photographed from further away (cards 6-10%% of the side)",
+    )
+    parser.add_argument(
         "--photographed", type=Path, help="real card-face photos for the synthetic sets"
     )
     parser.add_argument("--finder", type=Path, help="another finder than the committed one")
@@ -163,8 +170,10 @@ def main(argv=None):
     parser.add_argument("--seed", type=int, default=20261124)
     parser.add_argument("--verbose", action="store_true", help="each photo's misses")
     args = parser.parse_args(argv)
-    if not args.real and not args.synthetic and not args.deals:
-        parser.error("give --real FOLDER (bidly's test-deals), --synthetic N and/or --deals N")
+    if not (args.real or args.synthetic or args.deals or args.small_deals):
+        parser.error(
+            "give --real FOLDER (bidly's test-deals), --synthetic N, --deals N or --small-deals N"
+        )
     if args.finder or args.namer:
         reader.use_models(args.finder or reader.MODEL_PATH, args.namer or reader.INDEX_MODEL_PATH)
     read_cards(_warm_up_photo())
@@ -182,6 +191,14 @@ def main(argv=None):
         rows = synthetic_set(args.deals, args.seed + 1, args.photographed, deals=True)
         if rows:
             report("synthetic deals", rows, " (whole deals, composed: not the measure)")
+    if args.small_deals:
+        rows = synthetic_set(
+            args.small_deals, args.seed + 2, args.photographed, deals=True, card_size=(0.06, 0.1)
+        )
+        if rows:
+            report(
+                "synthetic small deals", rows, " (whole deals seen from further: not the measure)"
+            )
 
 
 def _warm_up_photo():

@@ -238,7 +238,9 @@ def compose(rng: random.Random, faces: list[Face], backs: list[Face], size=(320,
     return photo, corners
 
 
-def deal(rng: random.Random, faces: list[Face], backs: list[Face], size=(1200, 1200)):
+def deal(
+    rng: random.Random, faces: list[Face], backs: list[Face], size=(1200, 1200), card_size=None
+):
     """A whole deal laid out on the table, as a bridge or rummy table photographs it: up to
     four hands of up to 13 cards, one at each side, each in a fan or an overlapping row
     facing its player. For validation: a photo like a player's, made from other seeds."""
@@ -247,7 +249,7 @@ def deal(rng: random.Random, faces: list[Face], backs: list[Face], size=(1200, 1
     top = np.full((h, w), -1, np.int32)
     cards = []
     pool = pick_deck(rng, faces)
-    card_h = rng.uniform(0.14, 0.22) * min(w, h)
+    card_h = rng.uniform(*(card_size or (0.14, 0.22))) * min(w, h)
     hands = rng.choice([2, 3, 4, 4, 4])
     for side in rng.sample(range(4), hands):
         count = rng.randint(7, 13)
