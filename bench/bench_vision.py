@@ -16,6 +16,7 @@ import argparse
 import json
 import random
 import time
+from collections import Counter
 from pathlib import Path
 
 from games.vision import read_cards, reader
@@ -121,7 +122,7 @@ def synthetic_set(count, seed, photographed=None, deals=False, card_size=None):
     `deals`, whole deals of 1200x1200 (up to four hands of one deck), their cards `card_size`
     (a share of the photo's side) when given."""
     from games.vision.training import art, scenes
-    from games.vision.training.evaluate import truth_of
+    from games.vision.training.evaluate import score, truth_of
 
     svg_cards = ROOT / ".vision-build/node_modules/svg-cards/png/2x"
     if not svg_cards.exists():
@@ -145,9 +146,7 @@ def synthetic_set(count, seed, photographed=None, deals=False, card_size=None):
         start = time.perf_counter()
         found = read_pixels(photo)
         seconds = time.perf_counter() - start
-        names = [c.card for c in found]
-        right = sum(min(names.count(card), n) for card, n in truth.items())
-        rows.append((right, len(found), sum(truth.values()), seconds))
+        rows.append((*score(Counter(c.card for c in found), truth), seconds))
     return rows
 
 

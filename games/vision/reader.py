@@ -31,6 +31,9 @@ TURNS = tuple(int(k) for k in os.environ.get("SCOREKEEPER_VISION_TURNS", "0,1,2,
 LARGE = 80  # indices mostly this many pixels long are read from the photo at half size
 # Every card the model can name.
 LABELS = tuple(f"{rank}{suit}" for rank in RANKS[:JOKER_RANK] for suit in SUITS) + ("JK",)
+# The finder's maps: heat, then rank and suit scores, then from here the geometry (offset x
+# and y, log box width and height, vector to the card's centre x and y).
+GEOMETRY = 1 + len(RANKS) + len(SUITS)
 
 
 @dataclass(frozen=True)
@@ -152,7 +155,7 @@ def run_model(pixels: np.ndarray, turns=None) -> np.ndarray:
 def _turned_back(maps, k):
     """Maps of the photo turned k quarter turns anticlockwise (np.rot90), in the photo's frame."""
     maps = np.rot90(maps, -k, axes=(1, 2)).copy()
-    g = 1 + len(RANKS) + len(SUITS)
+    g = GEOMETRY
     for _ in range(k):
         # A vector (x, y) in the turned frame is (-y, x) in the frame before the turn.
         for x, y in ((g, g + 1), (g + 4, g + 5)):
@@ -176,21 +179,19 @@ def _upright_crop(image, corner, flip=False):
     return np.asarray(crop).transpose(2, 0, 1)
 
 
-def _name(crops, namer=None):
+def _name(crops):
     if not crops:
         return np.zeros((0, NONE_RANK + 1 + len(SUITS)), np.float32)
-    if namer is not None:
-        return namer(np.stack(crops))
     return _model(INDEX_MODEL_PATH).run(None, {"crops": np.stack(crops)})[0]
 
 
-def name_corners(pixels: np.ndarray, corners: list[Corner], namer=None) -> list[Corner]:
+def name_corners(pixels: np.ndarray, corners: list[Corner]) -> list[Corner]:
     """Each corner labelled by the namer from its upright crop; a corner it calls "none",
     both ways up, is dropped. An unsure one is read upside down too, and the surer way kept."""
     image = Image.fromarray(pixels)
-    first = _name([_upright_crop(image, corner) for corner in corners], namer)
+    first = _name([_upright_crop(image, corner) for corner in corners])
     doubtful = [i for i, out in enumerate(first) if _sureness(out) < 0.8]
-    second = _name([_upright_crop(image, corners[i], flip=True) for i in doubtful], namer)
+    second = _name([_upright_crop(image, corners[i], flip=True) for i in doubtful])
     outputs = list(first)
     for i, out in zip(doubtful, second, strict=True):
         if _sureness(out) > _sureness(outputs[i]):
@@ -228,7 +229,7 @@ def corners_from_maps(maps: np.ndarray, found: float = FOUND) -> list[Corner]:
     rank_end = 1 + len(RANKS)
     corners = []
     for y, x in zip(ys, xs, strict=True):
-        dx, dy, log_w, log_h, tx, ty = maps[rank_end + len(SUITS) :, y, x]
+        dx, dy, log_w, log_h, tx, ty = maps[GEOMETRY:, y, x]
         cx, cy = (x + 0.5 + dx) * STRIDE, (y + 0.5 + dy) * STRIDE
         bw, bh = np.exp(log_w) * 16, np.exp(log_h) * 16
         corners.append(
@@ -237,7 +238,7 @@ def corners_from_maps(maps: np.ndarray, found: float = FOUND) -> list[Corner]:
                 box=(cx - bw / 2, cy - bh / 2, cx + bw / 2, cy + bh / 2),
                 to_card_centre=(float(tx) * 64, float(ty) * 64),
                 score=float(heat[y, x]),
-                labels=_label_probabilities(maps[1:rank_end, y, x], maps[rank_end:-6, y, x]),
+                labels=_label_probabilities(maps[1:rank_end, y, x], maps[rank_end:GEOMETRY, y, x]),
             )
         )
     return _without_repeats(corners)

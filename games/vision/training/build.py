@@ -89,8 +89,6 @@ def main(argv=None):
     parser.add_argument("--width", type=int, default=32, help="the finder's base width")
     parser.add_argument("--index-width", type=int, default=16, help="the namer's base width")
     parser.add_argument("--seed", type=int, default=24)
-    # One thread each for the finder and the namer, which train side by side: on two cores,
-    # two OpenMP threads for one network spend their time waiting for each other.
     parser.add_argument("--output", type=Path, default=reader.MODEL_PATH)
     parser.add_argument("--index-output", type=Path, default=reader.INDEX_MODEL_PATH)
     parser.add_argument(
@@ -100,6 +98,8 @@ def main(argv=None):
     )
     args = parser.parse_args(argv)
     random.seed(args.seed)
+    # One thread each for the finder and the namer, which train side by side: on two cores,
+    # two OpenMP threads for one network spend their time waiting for each other.
     torch.set_num_threads(1)
     started = time.monotonic()
     svg_cards = install_art()
