@@ -165,7 +165,9 @@ def main(argv=None):
         "--photographed", type=Path, help="real card-face photos for the synthetic sets"
     )
     parser.add_argument("--finder", type=Path, help="another finder than the committed one")
-    parser.add_argument("--namer", type=Path, help="another namer than the committed one")
+    parser.add_argument(
+        "--namers", type=Path, nargs="+", help="other namers than the committed two (averaged)"
+    )
     parser.add_argument("--seed", type=int, default=20261124)
     parser.add_argument("--verbose", action="store_true", help="each photo's misses")
     args = parser.parse_args(argv)
@@ -173,8 +175,8 @@ def main(argv=None):
         parser.error(
             "give --real FOLDER (bidly's test-deals), --synthetic N, --deals N or --small-deals N"
         )
-    if args.finder or args.namer:
-        reader.use_models(args.finder or reader.MODEL_PATH, args.namer or reader.INDEX_MODEL_PATH)
+    if args.finder or args.namers:
+        reader.use_models(args.finder or reader.MODEL_PATH, args.namers or reader.NAMERS)
     read_cards(_warm_up_photo())
     for folder in args.real:
         report(f"real: {folder.name}", real_set(folder, args.verbose))

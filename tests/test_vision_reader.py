@@ -124,7 +124,7 @@ def test_an_unsure_card_says_what_else_it_could_be(card, alternative, words):
     assert check_words(_reading(card, 0.5, alternative)) == words
 
 
-def test_a_rebuilt_pair_of_models_can_be_measured_in_place_of_the_committed_one(tmp_path):
+def test_rebuilt_models_can_be_measured_in_place_of_the_committed_ones(tmp_path):
     from games.vision import reader
 
     finder, namer = tmp_path / "finder.onnx", tmp_path / "namer.onnx"
@@ -132,10 +132,42 @@ def test_a_rebuilt_pair_of_models_can_be_measured_in_place_of_the_committed_one(
     namer.write_bytes(reader.INDEX_MODEL_PATH.read_bytes())
     committed = dict(reader._sessions)
     try:
-        reader.use_models(finder, namer)
+        reader.use_models(finder, [namer])
         assert reader._model() is not committed.get(reader.MODEL_PATH)
+        assert reader._namers == (namer,)
         cards = read_cards((FIXTURES / "hand.jpg").read_bytes())
         assert Counter(c.card for c in cards) == Counter(HAND.split())
+        assert namer in reader._sessions
     finally:
         reader._sessions.clear()
         reader._sessions.update(committed)
+        reader._namers = reader.NAMERS
+
+
+def test_each_index_is_named_by_both_committed_namers_from_five_crops(monkeypatch):
+    from games.vision import reader
+
+    calls = []
+    real_model = reader._model
+
+    def counting(path=reader.MODEL_PATH):
+        session = real_model(path)
+        if path == reader.MODEL_PATH:
+            return session
+
+        class Counting:
+            def run(self, outputs, feeds):
+                calls.append((path, len(feeds["crops"])))
+                return session.run(outputs, feeds)
+
+        return Counting()
+
+    monkeypatch.setattr(reader, "_model", counting)
+    cards = read_cards((FIXTURES / "hand.jpg").read_bytes())
+    assert Counter(c.card for c in cards) == Counter(HAND.split())
+    first = calls[:2]
+    assert [path for path, _ in first] == list(reader.NAMERS)
+    # Every corner the finder kept is cropped five ways (at least one corner a card), and
+    # both namers read the same crops.
+    assert first[0][1] == first[1][1] and first[0][1] % len(reader.INDEX_LOOKS) == 0
+    assert first[0][1] >= len(cards) * len(reader.INDEX_LOOKS)

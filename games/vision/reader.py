@@ -13,7 +13,11 @@ from games.vision.labels import CENTRE_BEARING, CROP, JOKER_RANK, NONE_RANK, RAN
 from games.vision.photo import open_photo
 
 MODEL_PATH = Path(__file__).with_name("cards.onnx")  # finds the indices
-INDEX_MODEL_PATH = Path(__file__).with_name("index.onnx")  # names each one, turned upright
+# Two namers name each index, turned upright, and their answers are averaged: one trained on
+# indices as most photos show them, one on indices seen from far (a few pixels tall).
+INDEX_MODEL_PATH = Path(__file__).with_name("index.onnx")
+FAR_INDEX_MODEL_PATH = Path(__file__).with_name("index-far.onnx")
+NAMERS = (INDEX_MODEL_PATH, FAR_INDEX_MODEL_PATH)
 THREADS = int(os.environ.get("SCOREKEEPER_VISION_THREADS", "1"))
 FOUND = 0.3  # heat above which a corner index counts as seen
 NOT_AN_INDEX = 0.5  # a crop the namer calls "none" with more than this is not a card
@@ -29,6 +33,9 @@ UNSURE_BELOW = 0.8  # a card read with less confidence is marked for the player 
 # four looks cost four times the finder's time and find more (MODEL.md has the figures).
 TURNS = tuple(int(k) for k in os.environ.get("SCOREKEEPER_VISION_TURNS", "0,1,2,3").split(","))
 LARGE = 80  # indices mostly this many pixels long are read from the photo at half size
+# Each index is named from five crops, (zoom, turn in degrees): as the finder places it, a
+# little closer, a little further, and turned a little each way; the answers are averaged.
+INDEX_LOOKS = ((1.0, 0.0), (1.12, 0.0), (0.9, 0.0), (1.0, 8.0), (1.0, -8.0))
 # Every card the model can name.
 LABELS = tuple(f"{rank}{suit}" for rank in RANKS[:JOKER_RANK] for suit in SUITS) + ("JK",)
 # The finder's maps: heat, then rank and suit scores, then from here the geometry (offset x
@@ -81,6 +88,7 @@ class Corner:
 
 _sessions = {}
 _sessions_lock = threading.Lock()
+_namers = NAMERS
 
 
 def _session(path):
@@ -104,11 +112,13 @@ def _model(path=MODEL_PATH):
     return session
 
 
-def use_models(finder: Path, namer: Path):
-    """Read with other model files than the committed ones (to measure a rebuilt pair)."""
+def use_models(finder: Path, namers=NAMERS):
+    """Read with other model files than the committed ones (to measure a rebuilt finder, or
+    other namers: each of them names every index and their answers are averaged)."""
+    global _namers
     with _sessions_lock:
         _sessions[MODEL_PATH] = _session(finder)
-        _sessions[INDEX_MODEL_PATH] = _session(namer)
+        _namers = tuple(Path(namer) for namer in namers)
 
 
 def read_cards(data: bytes) -> list[CardReading]:
@@ -164,14 +174,15 @@ def _turned_back(maps, k):
     return maps
 
 
-def _upright_crop(image, corner, flip=False):
-    """The corner's index turned upright (from where its card's centre lies), CROP square."""
+def _upright_crop(image, corner, flip=False, zoom=1.0, spin=0.0):
+    """The corner's index turned upright (from where its card's centre lies), CROP square;
+    its side `zoom` times the usual, and turned `spin` degrees more."""
     tx, ty = corner.to_card_centre
-    turn = math.atan2(ty, tx) - math.radians(CENTRE_BEARING) + (math.pi if flip else 0)
+    turn = math.atan2(ty, tx) - math.radians(CENTRE_BEARING + spin) + (math.pi if flip else 0)
     c, s = abs(math.cos(turn)), abs(math.sin(turn))
     x0, y0, x1, y1 = corner.box
     height = ((x1 - x0) / (INDEX_ASPECT * c + s) + (y1 - y0) / (INDEX_ASPECT * s + c)) / 2
-    scale = CROP_SIDE * height / CROP
+    scale = CROP_SIDE * height / CROP * zoom
     ca, sa = math.cos(turn) * scale, math.sin(turn) * scale
     cx, cy = corner.centre
     coeffs = (ca, -sa, cx - (ca - sa) * CROP / 2, sa, ca, cy - (sa + ca) * CROP / 2)
@@ -179,19 +190,25 @@ def _upright_crop(image, corner, flip=False):
     return np.asarray(crop).transpose(2, 0, 1)
 
 
-def _name(crops):
-    if not crops:
+def _name(image, corners, flip=False):
+    """Each corner's rank and suit probabilities: every namer's answers for each of the
+    INDEX_LOOKS crops of it, averaged."""
+    if not corners:
         return np.zeros((0, NONE_RANK + 1 + len(SUITS)), np.float32)
-    return _model(INDEX_MODEL_PATH).run(None, {"crops": np.stack(crops)})[0]
+    crops = np.stack(
+        [_upright_crop(image, c, flip, zoom, spin) for zoom, spin in INDEX_LOOKS for c in corners]
+    )
+    answers = [_model(namer).run(None, {"crops": crops})[0] for namer in _namers]
+    return np.mean(answers, axis=0).reshape(len(INDEX_LOOKS), len(corners), -1).mean(axis=0)
 
 
 def name_corners(pixels: np.ndarray, corners: list[Corner]) -> list[Corner]:
-    """Each corner labelled by the namer from its upright crop; a corner it calls "none",
+    """Each corner labelled by the namers from its upright crops; a corner they call "none",
     both ways up, is dropped. An unsure one is read upside down too, and the surer way kept."""
     image = Image.fromarray(pixels)
-    first = _name([_upright_crop(image, corner) for corner in corners])
+    first = _name(image, corners)
     doubtful = [i for i, out in enumerate(first) if _sureness(out) < 0.8]
-    second = _name([_upright_crop(image, corners[i], flip=True) for i in doubtful])
+    second = _name(image, [corners[i] for i in doubtful], flip=True)
     outputs = list(first)
     for i, out in zip(doubtful, second, strict=True):
         if _sureness(out) > _sureness(outputs[i]):

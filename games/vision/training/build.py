@@ -4,9 +4,10 @@
 
 It installs the card art from npm (pinned in `npm/package-lock.json`) into the ignored folder
 `.vision-build/`, composes the synthetic photos, trains the finder (where each corner index is
-and which way its card lies) and the namer (which card an upright index shows), exports
-`games/vision/cards.onnx` and `games/vision/index.onnx`, and prints the synthetic validation
-figures (also written to `.vision-build/figures.json`).
+and which way its card lies) and, beside it, the two namers (which card an upright index
+shows: one as most photos show it, one seen from far), exports `games/vision/cards.onnx`,
+`index.onnx` and `index-far.onnx`, and prints the synthetic validation figures (also written
+to `.vision-build/figures.json`).
 
 `--photographed DIR` adds photographs of a real deck's faces, named like `10h.jpg`: the 52 in
 MrKeSuu/bidly's `rawdata/data/cards/` (MIT). GitHub is out of this command's reach, so clone
@@ -50,33 +51,63 @@ def install_art():
     return art
 
 
-def build_namer(svg_cards, photographed, args, figures_path, log_path, cores=1):
-    """The namer, start to end, in its own process beside the finder's training (one core
+def build_namer(svg_cards, photographed, args, which, cores=1):
+    """One namer, start to end, in its own process beside the finder's training (one core
     each, `cores` when it is built alone): its crops, its training, its export, and its
-    accuracy on held-out crops."""
+    accuracy on held-out crops, in `.vision-build/<file>.json` and `.log`."""
+    far, output, seed, max_steps = NAMERS[which](args)
     torch.set_num_threads(cores)
-    random.seed(args.seed)
+    random.seed(seed)
     started = time.monotonic()
-    with open(log_path, "w") as out:
+    with open(BUILD / f"{output.stem}.log", "w") as out:
 
         def log(message):
             print(message, file=out, flush=True)
 
-        log(f"making {args.crops} index crops")
-        crops = train_index.generate(svg_cards, photographed, args.crops, args.seed, cores)
-        held_out = train_index.generate(svg_cards, photographed, 3200, args.seed + 1000, cores)
+        log(f"making {args.crops} index crops, {far:.0%} seen from far")
+        crops = train_index.generate(svg_cards, photographed, args.crops, seed, cores, far)
+        held_out = train_index.generate(svg_cards, photographed, 3200, seed + 1000, cores, far)
         log(f"  done in {time.monotonic() - started:.0f} s; training {args.index_minutes} min")
         namer, steps = train_index.fit(
-            crops, args.index_minutes, args.seed, width=args.index_width, log=log
+            crops, args.index_minutes, seed, args.index_width, log=log, max_steps=max_steps
         )
-        train_index.export(namer, args.index_output)
-        log(f"exported {args.index_output}")
+        train_index.export(namer, output)
+        log(f"exported {output}")
     figures = {
-        "index_crop_accuracy": round(train_index.accuracy(namer, held_out), 4),
-        "index_steps": steps,
-        "index_minutes": round((time.monotonic() - started) / 60, 1),
+        f"{which}_index_crop_accuracy": round(train_index.accuracy(namer, held_out), 4),
+        f"{which}_index_steps": steps,
+        f"{which}_index_minutes": round((time.monotonic() - started) / 60, 1),
     }
-    figures_path.write_text(json.dumps(figures))
+    (BUILD / f"{output.stem}.json").write_text(json.dumps(figures))
+
+
+# The two namers the reader averages: "near" sees crops as the finder cuts them from most
+# photos; "far" sees FAR of them as a card across the table is, a few pixels tall, and stops
+# at FAR_STEPS. Each is (share seen from far, output file, seed, most steps).
+FAR = 0.45
+FAR_STEPS = 14_000
+NAMERS = {
+    "near": lambda args: (0.0, args.index_output, args.seed, None),
+    "far": lambda args: (FAR, args.far_index_output, args.seed + 1, FAR_STEPS),
+}
+
+
+def build_namers(svg_cards, photographed, args, which, cores=1):
+    """The namers in `which`, one after the other."""
+    for name in which:
+        build_namer(svg_cards, photographed, args, name, cores)
+
+
+def namer_figures(args, which):
+    figures = {}
+    for name in which:
+        output = NAMERS[name](args)[1]
+        path, log = BUILD / f"{output.stem}.json", BUILD / f"{output.stem}.log"
+        if not path.exists():
+            raise SystemExit(f"the {name} namer's build failed: see {log}")
+        print(log.read_text(), end="", flush=True)
+        figures |= json.loads(path.read_text())
+    return figures
 
 
 def main(argv=None):
@@ -91,10 +122,11 @@ def main(argv=None):
     parser.add_argument("--seed", type=int, default=24)
     parser.add_argument("--output", type=Path, default=reader.MODEL_PATH)
     parser.add_argument("--index-output", type=Path, default=reader.INDEX_MODEL_PATH)
+    parser.add_argument("--far-index-output", type=Path, default=reader.FAR_INDEX_MODEL_PATH)
     parser.add_argument(
         "--namer-only",
-        action="store_true",
-        help="rebuild the namer alone, beside the finder already at --output",
+        choices=("near", "far", "both"),
+        help="rebuild that namer (or both) alone, beside the finder already at --output",
     )
     args = parser.parse_args(argv)
     random.seed(args.seed)
@@ -104,21 +136,23 @@ def main(argv=None):
     started = time.monotonic()
     svg_cards = install_art()
     if args.namer_only:
-        stem = args.index_output.stem
-        namer_figures, namer_log = BUILD / f"{stem}.json", BUILD / f"{stem}.log"
-        build_namer(svg_cards, args.photographed, args, namer_figures, namer_log, cores=2)
-        print(namer_log.read_text(), end="", flush=True)
-        validate(svg_cards, args, json.loads(namer_figures.read_text()), started)
+        which = ("near", "far") if args.namer_only == "both" else (args.namer_only,)
+        for name in which:
+            (BUILD / f"{NAMERS[name](args)[1].stem}.json").unlink(missing_ok=True)
+        build_namers(svg_cards, args.photographed, args, which, cores=2)
+        validate(svg_cards, args, namer_figures(args, which), started)
         return
     print(f"generating {args.photos} training photos", flush=True)
     data = train.generate(svg_cards, args.photographed, args.photos, args.seed)
     print(f"  done in {time.monotonic() - started:.0f} s; training {args.minutes} min", flush=True)
-    namer_figures = BUILD / "namer.json"
-    namer_figures.unlink(missing_ok=True)
-    namer_log = BUILD / "namer.log"
-    print(f"the namer builds beside the finder; its log: {namer_log}", flush=True)
+    which = ("near", "far")
+    for name in which:
+        (BUILD / f"{NAMERS[name](args)[1].stem}.json").unlink(missing_ok=True)
+    print(
+        "the namers build one after the other beside the finder; logs in .vision-build/", flush=True
+    )
     namer = multiprocessing.get_context("fork").Process(
-        target=build_namer, args=(svg_cards, args.photographed, args, namer_figures, namer_log)
+        target=build_namers, args=(svg_cards, args.photographed, args, which)
     )
     namer.start()
     net, steps = train.train(
@@ -133,23 +167,21 @@ def main(argv=None):
     train.export(net, args.output)
     print(f"exported {args.output} ({args.output.stat().st_size / 1e6:.2f} MB)", flush=True)
     namer.join()
-    if namer.exitcode != 0 or not namer_figures.exists():
-        raise SystemExit(f"the namer's build failed: see {namer_log}")
-    print(namer_log.read_text(), end="", flush=True)
-    figures = json.loads(namer_figures.read_text()) | {"steps": steps, "photos": args.photos}
+    figures = namer_figures(args, which) | {"steps": steps, "photos": args.photos}
     validate(svg_cards, args, figures, started)
 
 
 def validate(svg_cards, args, figures, started):
-    """The pair's synthetic figures (mixed photos, and whole deals when real faces are given),
-    read as the app reads, written to .vision-build/figures.json."""
+    """The models' synthetic figures (mixed photos, and whole deals when real faces are
+    given), read as the app reads, written to .vision-build/figures.json."""
     validation = train.generate(
         svg_cards, args.photographed, 100, args.seed + 1000, size=(960, 720)
     )
-    figures |= evaluate.synthetic(args.output, args.index_output, validation)
+    namers = (args.index_output, args.far_index_output)
+    figures |= evaluate.synthetic(args.output, namers, validation)
     if args.photographed:
         deals = train.generate(svg_cards, args.photographed, 20, args.seed + 2000, deals=True)
-        figures |= evaluate.synthetic(args.output, args.index_output, deals, "synthetic_deals")
+        figures |= evaluate.synthetic(args.output, namers, deals, "synthetic_deals")
     figures |= {
         "minutes": round((time.monotonic() - started) / 60, 1),
         "photographed_faces": bool(args.photographed),

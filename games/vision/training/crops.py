@@ -54,7 +54,7 @@ def _patch(rng, face: Face, centre, side, angle, backs, faces):
     return patch.convert("RGB")
 
 
-def _light(rng, patch):
+def _light(rng, patch, far=0.0):
     img = np.asarray(patch, np.float32)
     img = img * rng.uniform(0.5, 1.25) + rng.uniform(-30, 30)
     img = img * np.array([rng.uniform(0.85, 1.15) for _ in range(3)], np.float32)
@@ -65,6 +65,15 @@ def _light(rng, patch):
     image = Image.fromarray(np.clip(img, 0, 255).astype(np.uint8))
     if rng.random() < 0.4:
         image = image.filter(ImageFilter.GaussianBlur(rng.uniform(0.3, 1.2)))
+    if far and rng.random() < far:
+        # Seen from far: the index a few pixels tall in the photo, and JPEG'd at that size,
+        # as a card at the far side of the table is; the reader brings it back up to CROP.
+        small = rng.randint(13, 26)
+        image = image.resize((small, small), Image.BILINEAR)
+        buffer = io.BytesIO()
+        image.save(buffer, "JPEG", quality=rng.randint(55, 95))
+        image = Image.open(buffer).convert("RGB").resize((CROP, CROP), Image.BILINEAR)
+        return np.asarray(image)
     if rng.random() < 0.2:  # seen small: up from a few pixels, as a far card would be
         small = rng.randint(14, 24)
         image = image.resize((small, small), Image.BILINEAR).resize((CROP, CROP), Image.BILINEAR)
@@ -75,15 +84,16 @@ def _light(rng, patch):
     return np.asarray(image)
 
 
-def crop(rng: random.Random, faces: list[Face], backs: list[Face]):
-    """One training crop: (CROP x CROP x 3 uint8, rank or NONE_RANK, suit or -1)."""
+def crop(rng: random.Random, faces: list[Face], backs: list[Face], far=0.0):
+    """One training crop: (CROP x CROP x 3 uint8, rank or NONE_RANK, suit or -1); `far` of
+    them seen from far (the far namer's share)."""
     if rng.random() < 0.2:
         face = rng.choice(faces + backs)
         fw, fh = face.image.size
         centre = (rng.uniform(0.15, 0.85) * fw, rng.uniform(0.15, 0.85) * fh)
         side = rng.uniform(0.12, 0.35) * fh
         patch = _patch(rng, face, centre, side, rng.uniform(0, 360), backs, faces)
-        return _light(rng, patch), NONE_RANK, -1
+        return _light(rng, patch, far), NONE_RANK, -1
     face = rng.choice(pick_deck(rng, faces) if rng.random() < 0.8 else faces)
     x0, y0, x1, y1 = face.index_box
     long_side = max(x1 - x0, y1 - y0)
@@ -92,4 +102,4 @@ def crop(rng: random.Random, faces: list[Face], backs: list[Face]):
     side = long_side * rng.uniform(1.15, 1.6)
     angle = rng.gauss(0, 12)
     patch = _patch(rng, face, centre, side, angle, backs, faces)
-    return _light(rng, patch), face.rank, face.suit
+    return _light(rng, patch, far), face.rank, face.suit

@@ -22,9 +22,9 @@ def score(found: Counter, truth: Counter):
     return right, sum(found.values()), sum(truth.values())
 
 
-def synthetic(finder, namer, photos, name="synthetic"):
-    """The exported pair's figures on `photos`, read as the app reads them."""
-    reader.use_models(finder, namer)
+def synthetic(finder, namers, photos, name="synthetic"):
+    """The exported models' figures on `photos`, read as the app reads them."""
+    reader.use_models(finder, namers)
     right = reported = labelled = exact = 0
     for photo, corners in photos:
         found = Counter(card.card for card in reader.read_pixels(photo))

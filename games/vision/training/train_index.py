@@ -15,16 +15,18 @@ from games.vision.training import crops, train
 from games.vision.training.net import ExportedIndex, IndexNet
 
 
-def _make(seed):
+def _make(seed, far=0.0):
     rng = random.Random(seed)
-    return [crops.crop(rng, train._faces, train._backs) for _ in range(64)]
+    return [crops.crop(rng, train._faces, train._backs, far) for _ in range(64)]
 
 
-def generate(svg_cards, photographed, count, seed, processes=2):
-    """`count` crops (in blocks of 64), the same for the same seed."""
+def generate(svg_cards, photographed, count, seed, processes=2, far=0.0):
+    """`count` crops (in blocks of 64), the same for the same seed; `far` of them seen from
+    far (crops.crop)."""
     ctx = multiprocessing.get_context("fork")
     with ctx.Pool(processes, train._load_art, (svg_cards, photographed, seed)) as pool:
-        blocks = pool.map(_make, [seed * 1_000_033 + i for i in range(count // 64)], chunksize=4)
+        seeds = [(seed * 1_000_033 + i, far) for i in range(count // 64)]
+        blocks = pool.starmap(_make, seeds, chunksize=4)
     items = [item for block in blocks for item in block]
     images = np.stack([i[0] for i in items])
     ranks = np.array([i[1] for i in items], np.int64)
@@ -32,7 +34,9 @@ def generate(svg_cards, photographed, count, seed, processes=2):
     return images, ranks, suits
 
 
-def fit(data, minutes, seed, width=16, batch_size=128, log=print):
+def fit(data, minutes, seed, width=16, batch_size=128, log=print, max_steps=None):
+    """The namer trained for `minutes` of wall clock, or `max_steps` steps if they come first
+    (the learning rate's cosine runs over whichever ends it)."""
     torch.manual_seed(seed)
     rng = np.random.default_rng(seed)
     images, ranks, suits = data
@@ -42,6 +46,8 @@ def fit(data, minutes, seed, width=16, batch_size=128, log=print):
     start, step, smoothed = time.monotonic(), 0, None
     while True:
         done = (time.monotonic() - start) / (minutes * 60)
+        if max_steps:
+            done = max(done, step / max_steps)
         if done >= 1:
             break
         pick = rng.integers(0, len(images), batch_size)
