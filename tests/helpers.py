@@ -160,4 +160,7 @@ class SmallDisk:
     def unmount(self) -> None:
         if self.keeper is not None:
             self.keeper.close()
-        subprocess.run(["umount", str(self.folder)], check=True)
+        # A server thread may still hold the database open for a moment (a page's live
+        # stream, a request still being served): a lazy unmount detaches the disk now and
+        # frees it once the last file on it is closed, where a plain one fails as busy.
+        subprocess.run(["umount", "--lazy", str(self.folder)], check=True)
