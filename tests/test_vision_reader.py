@@ -171,3 +171,32 @@ def test_each_index_is_named_by_both_committed_namers_from_five_crops(monkeypatc
     # both namers read the same crops.
     assert first[0][1] == first[1][1] and first[0][1] % len(reader.INDEX_LOOKS) == 0
     assert first[0][1] >= len(cards) * len(reader.INDEX_LOOKS)
+
+
+def test_the_namers_answers_for_each_crop_are_averaged_corner_by_corner(monkeypatch):
+    from games.vision import reader
+
+    width = reader.NONE_RANK + 1 + len(reader.SUITS)
+
+    class Namer:
+        """Answers each crop with its place in the batch, times this namer's factor."""
+
+        def __init__(self, factor):
+            self.factor = factor
+
+        def run(self, outputs, feeds):
+            places = np.arange(len(feeds["crops"]), dtype=np.float32)[:, None]
+            return [np.repeat(places * self.factor, width, axis=1)]
+
+    namers = {Path("a.onnx"): Namer(1.0), Path("b.onnx"): Namer(3.0)}
+    monkeypatch.setattr(reader, "_namers", tuple(namers))
+    monkeypatch.setattr(reader, "_model", lambda path: namers[path])
+    corners = [_corner(100 + 60 * i, 100, 80, 120, "QS") for i in range(3)]
+    image = Image.new("RGB", (400, 300), "white")
+    answers = reader._name(image, corners)
+    looks = len(reader.INDEX_LOOKS)
+    # The crops go look by look, each look corner by corner: corner c's crops sit at places
+    # c, c + 3, c + 6, ...; the two namers' answers (x1 and x3) average to x2.
+    for c in range(3):
+        expected = 2.0 * np.mean([look * 3 + c for look in range(looks)])
+        assert answers[c] == pytest.approx(np.full(width, expected))

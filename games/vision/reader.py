@@ -34,7 +34,8 @@ UNSURE_BELOW = 0.8  # a card read with less confidence is marked for the player 
 TURNS = tuple(int(k) for k in os.environ.get("SCOREKEEPER_VISION_TURNS", "0,1,2,3").split(","))
 LARGE = 80  # indices mostly this many pixels long are read from the photo at half size
 # Each index is named from five crops, (zoom, turn in degrees): as the finder places it, a
-# little closer, a little further, and turned a little each way; the answers are averaged.
+# little further (its side 1.12 times as long), a little closer, and turned a little each
+# way; the answers are averaged.
 INDEX_LOOKS = ((1.0, 0.0), (1.12, 0.0), (0.9, 0.0), (1.0, 8.0), (1.0, -8.0))
 # Every card the model can name.
 LABELS = tuple(f"{rank}{suit}" for rank in RANKS[:JOKER_RANK] for suit in SUITS) + ("JK",)
@@ -119,6 +120,8 @@ def use_models(finder: Path, namers=NAMERS):
     with _sessions_lock:
         _sessions[MODEL_PATH] = _session(finder)
         _namers = tuple(Path(namer) for namer in namers)
+        for namer in _namers:  # fresh, as the finder's: the file may have been rebuilt
+            _sessions[namer] = _session(namer)
 
 
 def read_cards(data: bytes) -> list[CardReading]:

@@ -52,10 +52,10 @@ def install_art():
 
 
 def build_namer(svg_cards, photographed, args, which, cores=1):
-    """One namer, start to end, in its own process beside the finder's training (one core
-    each, `cores` when it is built alone): its crops, its training, its export, and its
+    """One namer, start to end (beside the finder's training, one core each, or `cores`
+    when it is built alone): its crops, its training, its export, and its
     accuracy on held-out crops, in `.vision-build/<file>.json` and `.log`."""
-    far, output, seed, max_steps = NAMERS[which](args)
+    far, output, seed, max_steps = NAMER_SETTINGS[which](args)
     torch.set_num_threads(cores)
     random.seed(seed)
     started = time.monotonic()
@@ -86,7 +86,7 @@ def build_namer(svg_cards, photographed, args, which, cores=1):
 # at FAR_STEPS. Each is (share seen from far, output file, seed, most steps).
 FAR = 0.45
 FAR_STEPS = 14_000
-NAMERS = {
+NAMER_SETTINGS = {
     "near": lambda args: (0.0, args.index_output, args.seed, None),
     "far": lambda args: (FAR, args.far_index_output, args.seed + 1, FAR_STEPS),
 }
@@ -101,7 +101,7 @@ def build_namers(svg_cards, photographed, args, which, cores=1):
 def namer_figures(args, which):
     figures = {}
     for name in which:
-        output = NAMERS[name](args)[1]
+        output = NAMER_SETTINGS[name](args)[1]
         path, log = BUILD / f"{output.stem}.json", BUILD / f"{output.stem}.log"
         if not path.exists():
             raise SystemExit(f"the {name} namer's build failed: see {log}")
@@ -138,7 +138,7 @@ def main(argv=None):
     if args.namer_only:
         which = ("near", "far") if args.namer_only == "both" else (args.namer_only,)
         for name in which:
-            (BUILD / f"{NAMERS[name](args)[1].stem}.json").unlink(missing_ok=True)
+            (BUILD / f"{NAMER_SETTINGS[name](args)[1].stem}.json").unlink(missing_ok=True)
         build_namers(svg_cards, args.photographed, args, which, cores=2)
         validate(svg_cards, args, namer_figures(args, which), started)
         return
@@ -147,7 +147,7 @@ def main(argv=None):
     print(f"  done in {time.monotonic() - started:.0f} s; training {args.minutes} min", flush=True)
     which = ("near", "far")
     for name in which:
-        (BUILD / f"{NAMERS[name](args)[1].stem}.json").unlink(missing_ok=True)
+        (BUILD / f"{NAMER_SETTINGS[name](args)[1].stem}.json").unlink(missing_ok=True)
     print(
         "the namers build one after the other beside the finder; logs in .vision-build/", flush=True
     )
