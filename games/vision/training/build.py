@@ -55,11 +55,12 @@ def build_namer(svg_cards, photographed, args, which, cores=1):
     """One namer, start to end (beside the finder's training, one core each, or `cores`
     when it is built alone): its crops, its training, its export, and its
     accuracy on held-out crops, in `.vision-build/<file>.json` and `.log`."""
-    far, output, seed, max_steps = NAMER_SETTINGS[which](args)
+    far, output, seed, max_steps = namer_settings(args, which)
+    figures_path, log_path = namer_files(args, which)
     torch.set_num_threads(cores)
     random.seed(seed)
     started = time.monotonic()
-    with open(BUILD / f"{output.stem}.log", "w") as out:
+    with open(log_path, "w") as out:
 
         def log(message):
             print(message, file=out, flush=True)
@@ -78,18 +79,26 @@ def build_namer(svg_cards, photographed, args, which, cores=1):
         f"{which}_index_steps": steps,
         f"{which}_index_minutes": round((time.monotonic() - started) / 60, 1),
     }
-    (BUILD / f"{output.stem}.json").write_text(json.dumps(figures))
+    figures_path.write_text(json.dumps(figures))
 
 
-# The two namers the reader averages: "near" sees crops as the finder cuts them from most
-# photos; "far" sees FAR of them as a card across the table is, a few pixels tall, and stops
-# at FAR_STEPS. Each is (share seen from far, output file, seed, most steps).
 FAR = 0.45
 FAR_STEPS = 14_000
-NAMER_SETTINGS = {
-    "near": lambda args: (0.0, args.index_output, args.seed, None),
-    "far": lambda args: (FAR, args.far_index_output, args.seed + 1, FAR_STEPS),
-}
+
+
+def namer_settings(args, which):
+    """The two namers the reader averages: "near" sees crops as the finder cuts them from
+    most photos; "far" sees FAR of them as a card across the table is, a few pixels tall, and
+    stops at FAR_STEPS. (share seen from far, output file, seed, most steps)."""
+    if which == "near":
+        return 0.0, args.index_output, args.seed, None
+    return FAR, args.far_index_output, args.seed + 1, FAR_STEPS
+
+
+def namer_files(args, which):
+    """Where a namer's build writes its figures and its log."""
+    stem = namer_settings(args, which)[1].stem
+    return BUILD / f"{stem}.json", BUILD / f"{stem}.log"
 
 
 def build_namers(svg_cards, photographed, args, which, cores=1):
@@ -101,8 +110,7 @@ def build_namers(svg_cards, photographed, args, which, cores=1):
 def namer_figures(args, which):
     figures = {}
     for name in which:
-        output = NAMER_SETTINGS[name](args)[1]
-        path, log = BUILD / f"{output.stem}.json", BUILD / f"{output.stem}.log"
+        path, log = namer_files(args, name)
         if not path.exists():
             raise SystemExit(f"the {name} namer's build failed: see {log}")
         print(log.read_text(), end="", flush=True)
@@ -135,19 +143,16 @@ def main(argv=None):
     torch.set_num_threads(1)
     started = time.monotonic()
     svg_cards = install_art()
+    which = (args.namer_only,) if args.namer_only in ("near", "far") else ("near", "far")
+    for name in which:  # no figures left from an earlier build to pass for this one's
+        namer_files(args, name)[0].unlink(missing_ok=True)
     if args.namer_only:
-        which = ("near", "far") if args.namer_only == "both" else (args.namer_only,)
-        for name in which:
-            (BUILD / f"{NAMER_SETTINGS[name](args)[1].stem}.json").unlink(missing_ok=True)
         build_namers(svg_cards, args.photographed, args, which, cores=2)
         validate(svg_cards, args, namer_figures(args, which), started)
         return
     print(f"generating {args.photos} training photos", flush=True)
     data = train.generate(svg_cards, args.photographed, args.photos, args.seed)
     print(f"  done in {time.monotonic() - started:.0f} s; training {args.minutes} min", flush=True)
-    which = ("near", "far")
-    for name in which:
-        (BUILD / f"{NAMER_SETTINGS[name](args)[1].stem}.json").unlink(missing_ok=True)
     print(
         "the namers build one after the other beside the finder; logs in .vision-build/", flush=True
     )

@@ -70,18 +70,21 @@ def _light(rng, patch, far=0.0):
         # as a card at the far side of the table is; the reader brings it back up to CROP.
         small = rng.randint(13, 26)
         image = image.resize((small, small), Image.BILINEAR)
-        buffer = io.BytesIO()
-        image.save(buffer, "JPEG", quality=rng.randint(55, 95))
-        image = Image.open(buffer).convert("RGB").resize((CROP, CROP), Image.BILINEAR)
+        image = _jpeg(image, rng.randint(55, 95)).resize((CROP, CROP), Image.BILINEAR)
         return np.asarray(image)
     if rng.random() < 0.2:  # seen small: up from a few pixels, as a far card would be
         small = rng.randint(14, 24)
         image = image.resize((small, small), Image.BILINEAR).resize((CROP, CROP), Image.BILINEAR)
     if rng.random() < 0.6:
-        buffer = io.BytesIO()
-        image.save(buffer, "JPEG", quality=rng.randint(30, 90))
-        image = Image.open(buffer).convert("RGB")
+        image = _jpeg(image, rng.randint(30, 90))
     return np.asarray(image)
+
+
+def _jpeg(image, quality):
+    """The image after a round trip through JPEG at `quality`."""
+    buffer = io.BytesIO()
+    image.save(buffer, "JPEG", quality=quality)
+    return Image.open(buffer).convert("RGB")
 
 
 def crop(rng: random.Random, faces: list[Face], backs: list[Face], far=0.0):
