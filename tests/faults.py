@@ -72,14 +72,14 @@ class Server:
     def answers(self) -> bool:
         """The server answers a cheap request (a page of the group, signed out: the way to the
         login page, drawn from no template)."""
+        connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=2)
         try:
-            connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=2)
             connection.request("GET", "/players/")
-            ok = connection.getresponse().status == 302
-            connection.close()
-            return ok
+            return connection.getresponse().status == 302
         except OSError:
             return False
+        finally:
+            connection.close()
 
     def workers(self) -> list[int]:
         children = Path(f"/proc/{self.process.pid}/task/{self.process.pid}/children")

@@ -2,6 +2,7 @@
 
 import sqlite3
 import threading
+from contextlib import closing
 from pathlib import Path
 
 import pytest
@@ -41,7 +42,7 @@ def test_backup_while_another_phone_writes_is_a_whole_database(member, tmp_path)
     finally:
         stop.set()
         writer.join()
-    with sqlite3.connect(target) as copy:
+    with closing(sqlite3.connect(target)) as copy:
         assert copy.execute("PRAGMA integrity_check").fetchone() == ("ok",)
         copied = copy.execute("SELECT count(*) FROM games_player").fetchone()[0]
         users = copy.execute("SELECT username FROM auth_user").fetchall()
@@ -55,7 +56,7 @@ def test_backup_replaces_an_older_copy(member, tmp_path):
     target = tmp_path / "scores.sqlite3"
     target.write_text("an old backup")
     call_command("backup", str(target))
-    with sqlite3.connect(target) as copy:
+    with closing(sqlite3.connect(target)) as copy:
         assert copy.execute("SELECT count(*) FROM auth_user").fetchone() == (1,)
 
 

@@ -93,17 +93,22 @@ def test_static_files_have_hashed_names_far_future_caching_and_compression(tmp_p
         assert css != "/static/css/app.css" and css.endswith(".css")  # app.<hash>.css
         plain = client.get(css)
         body = b"".join(plain.streaming_content)
+        plain.close()
         assert plain.status_code == 200 and b".topbar" in body
         assert "immutable" in plain["Cache-Control"]
         assert int(plain["Cache-Control"].split("max-age=")[1].split(",")[0]) >= 365 * 86400
         zipped = client.get(css, HTTP_ACCEPT_ENCODING="gzip")
         assert zipped["Content-Encoding"] == "gzip"
         assert gzip.decompress(b"".join(zipped.streaming_content)) == body
+        zipped.close()
         squeezed = client.get(css, HTTP_ACCEPT_ENCODING="gzip, deflate, br")
         assert squeezed["Content-Encoding"] == "br"
         assert brotli.decompress(b"".join(squeezed.streaming_content)) == body
+        squeezed.close()
         assert int(squeezed["Content-Length"]) < len(body) / 2
         # The worker and the manifest name the hashed files too.
         assert css in client.get("/sw.js").content.decode()
         icon = client.get("/manifest.webmanifest").json()["icons"][0]["src"]
-        assert icon != "/static/img/icon-192.png" and client.get(icon).status_code == 200
+        shown = client.get(icon)
+        shown.close()  # its file, opened by WhiteNoise
+        assert icon != "/static/img/icon-192.png" and shown.status_code == 200
