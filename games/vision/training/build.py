@@ -5,9 +5,10 @@
 It installs the card art from npm (pinned in `npm/package-lock.json`) into the ignored folder
 `.vision-build/`, composes the synthetic photos, trains the finder (where each corner index is
 and which way its card lies) and, beside it, the two namers (which card an upright index
-shows: one as most photos show it, one seen from far), exports `games/vision/cards.onnx`,
-`index.onnx` and `index-far.onnx`, and prints the synthetic validation figures (also written
-to `.vision-build/figures.json`).
+shows: one as most photos show it, one seen from far), then the finder's second stage (on
+pieces of whole deals), exports `games/vision/cards.onnx`, `index.onnx` and `index-far.onnx`,
+and prints the synthetic validation figures (also written to `.vision-build/figures.json`).
+About two hours on two cores.
 
 `--photographed DIR` adds photographs of a real deck's faces, named like `10h.jpg`: the 52 in
 MrKeSuu/bidly's `rawdata/data/cards/` (MIT). GitHub is out of this command's reach, so clone
@@ -132,6 +133,20 @@ def main(argv=None):
     parser.add_argument("--index-output", type=Path, default=reader.INDEX_MODEL_PATH)
     parser.add_argument("--far-index-output", type=Path, default=reader.FAR_INDEX_MODEL_PATH)
     parser.add_argument(
+        "--refine-minutes", type=float, default=50, help="the finder's second stage (0: none)"
+    )
+    parser.add_argument(
+        "--refine-deals", type=int, default=900, help="whole deals for the second stage"
+    )
+    parser.add_argument(
+        "--refine-photos", type=int, default=2600, help="composed photos for the second stage"
+    )
+    parser.add_argument(
+        "--refine-only",
+        action="store_true",
+        help="train the finder already at --output through the second stage alone",
+    )
+    parser.add_argument(
         "--namer-only",
         choices=("near", "far", "both"),
         help="rebuild that namer (or both) alone, beside the finder already at --output",
@@ -149,6 +164,9 @@ def main(argv=None):
     if args.namer_only:
         build_namers(svg_cards, args.photographed, args, which, cores=2)
         validate(svg_cards, args, namer_figures(args, which), started)
+        return
+    if args.refine_only:
+        validate(svg_cards, args, refine(svg_cards, args), started)
         return
     print(f"generating {args.photos} training photos", flush=True)
     data = train.generate(svg_cards, args.photographed, args.photos, args.seed)
@@ -173,7 +191,44 @@ def main(argv=None):
     print(f"exported {args.output} ({args.output.stat().st_size / 1e6:.2f} MB)", flush=True)
     namer.join()
     figures = namer_figures(args, which) | {"steps": steps, "photos": args.photos}
+    if args.refine_minutes:
+        figures |= refine(svg_cards, args)
     validate(svg_cards, args, figures, started)
+
+
+REFINE_PIECES = 6  # squares of 320 cut from each whole deal of 1200x1200
+
+
+def refine(svg_cards, args):
+    """The finder's second stage: the one exported at --output, read back and trained for
+    --refine-minutes more (its batch norms frozen, a lower learning rate), on pieces of
+    --refine-deals whole deals, with cards from 6% to 22% of the side, mixed with
+    --refine-photos photos composed as in the first stage (other seeds)."""
+    started = time.monotonic()
+    print(f"second stage: {args.refine_deals} deals, {args.refine_photos} photos", flush=True)
+    deals = train.generate(
+        svg_cards,
+        args.photographed,
+        args.refine_deals,
+        args.seed + 3,
+        deals=True,
+        card_size=(0.06, 0.22),
+        pieces=REFINE_PIECES,
+    )
+    data = deals + train.generate(svg_cards, args.photographed, args.refine_photos, args.seed + 4)
+    print(f"  done in {time.monotonic() - started:.0f} s; training {args.refine_minutes} min")
+    net, steps = train.train(
+        data,
+        args.refine_minutes,
+        args.seed + 5,
+        net=train.finder_from_onnx(args.output, args.width),
+        lr=1e-3,
+        log=lambda message: print(message, flush=True),
+        checkpoint=BUILD / "checkpoint.onnx",
+    )
+    train.export(net, args.output)
+    print(f"exported {args.output} ({args.output.stat().st_size / 1e6:.2f} MB)", flush=True)
+    return {"refine_steps": steps, "refine_minutes": round((time.monotonic() - started) / 60, 1)}
 
 
 def validate(svg_cards, args, figures, started):

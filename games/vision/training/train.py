@@ -31,21 +31,69 @@ def _load_art(svg_cards, photographed, seed):
 
 
 def _make(args):
-    seed, size, deals = args
-    if deals:
-        return scenes.deal(random.Random(seed), _faces, _backs, size)
-    return scenes.compose(random.Random(seed), _faces, _backs, size)
+    seed, size, deals, card_size, pieces = args
+    rng = random.Random(seed)
+    if not deals:
+        return [scenes.compose(rng, _faces, _backs, size)]
+    photo, corners = scenes.deal(rng, _faces, _backs, size, card_size)
+    if not pieces:
+        return [(photo, corners)]
+    return [_piece(photo, corners, rng, 320) for _ in range(pieces)]
 
 
-def generate(svg_cards, photographed, count, seed, size=(320, 320), processes=2, deals=False):
+def generate(
+    svg_cards,
+    photographed,
+    count,
+    seed,
+    size=(320, 320),
+    processes=2,
+    deals=False,
+    card_size=None,
+    pieces=0,
+):
     """`count` synthetic photos, made in parallel, the same for the same seed; with `deals`,
-    whole deals (scenes.deal) of 1200x1200."""
+    whole deals (scenes.deal) of 1200x1200, their cards' height `card_size` (a range, as a
+    share of the side; the deal's own when None), each cut into `pieces` squares of 320 when
+    it is given (for training)."""
     ctx = multiprocessing.get_context("fork")
     if deals:
         size = (1200, 1200)
     with ctx.Pool(processes, _load_art, (svg_cards, photographed, seed)) as pool:
-        jobs = [(seed * 1_000_003 + i, size, deals) for i in range(count)]
-        return pool.map(_make, jobs, chunksize=4 if deals else 16)
+        jobs = [(seed * 1_000_003 + i, size, deals, card_size, pieces) for i in range(count)]
+        made = pool.map(_make, jobs, chunksize=4 if deals else 16)
+    return [photo for photos in made for photo in photos]
+
+
+def _piece(photo, corners, rng, size):
+    """A random `size` square of a synthetic photo with its corners (an index the edge cuts is
+    neither right nor wrong), mostly where the cards are."""
+    h, w, _ = photo.shape
+    shown = [c for c in corners if c.visible >= scenes.VISIBLE]
+    if shown and rng.random() < 0.85:
+        x0, y0, x1, y1 = rng.choice(shown).box
+        cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
+        x = int(min(max(0, cx - rng.uniform(0.15, 0.85) * size), w - size))
+        y = int(min(max(0, cy - rng.uniform(0.15, 0.85) * size), h - size))
+    else:
+        x, y = rng.randint(0, w - size), rng.randint(0, h - size)
+    out = []
+    for c in corners:
+        x0, y0, x1, y1 = c.box
+        if not (x <= (x0 + x1) / 2 < x + size and y <= (y0 + y1) / 2 < y + size):
+            continue
+        inside = x0 >= x and y0 >= y and x1 <= x + size and y1 <= y + size
+        out.append(
+            scenes.Corner(
+                (x0 - x, y0 - y, x1 - x, y1 - y),
+                c.rank,
+                c.suit,
+                (c.card_centre[0] - x, c.card_centre[1] - y),
+                c.visible if inside else min(c.visible, 0.5),
+                c.card,
+            )
+        )
+    return np.ascontiguousarray(photo[y : y + size, x : x + size]), out
 
 
 def _rotate(photo, corners, k):
@@ -166,12 +214,16 @@ def loss_of(outputs, truth):
     }
 
 
-def train(data, minutes, seed, width=32, batch_size=12, log=print, checkpoint=None):
-    """A network trained on `data` for about `minutes`, with a cosine learning rate."""
+def train(
+    data, minutes, seed, width=32, batch_size=12, log=print, checkpoint=None, net=None, lr=3e-3
+):
+    """A network trained on `data` for about `minutes`, with a cosine learning rate from `lr`:
+    a new one, or `net` trained further with its batch norms frozen (finder_from_onnx)."""
     torch.manual_seed(seed)
     rng = random.Random(seed)
-    net = CornerNet(width)
-    optimiser = torch.optim.AdamW(net.parameters(), lr=3e-3, weight_decay=1e-4)
+    frozen = net is not None
+    net = net or CornerNet(width)
+    optimiser = torch.optim.AdamW(net.parameters(), lr=lr, weight_decay=1e-4)
     start = time.monotonic()
     budget = minutes * 60
     step = 0
@@ -181,8 +233,12 @@ def train(data, minutes, seed, width=32, batch_size=12, log=print, checkpoint=No
         if done >= 1:
             break
         for group in optimiser.param_groups:
-            group["lr"] = 3e-3 * (min(1.0, step / 200) * 0.5 * (1 + math.cos(math.pi * done)))
+            group["lr"] = lr * (min(1.0, step / 200) * 0.5 * (1 + math.cos(math.pi * done)))
         net.train()
+        if frozen:
+            for module in net.modules():
+                if isinstance(module, nn.BatchNorm2d):
+                    module.eval()
         loss, parts = loss_of(net(x), truth)
         optimiser.zero_grad()
         loss.backward()
@@ -220,3 +276,60 @@ def export(net, path: Path):
         opset_version=17,
         dynamo=False,
     )
+
+
+def finder_from_onnx(path: Path, width=32) -> CornerNet:
+    """The finder an ONNX file holds, as a CornerNet to train further. The export folds each
+    batch norm into the convolution before it, so here the convolutions take the folded
+    weights and the norms become the identity plus the folded bias; trained further, the
+    norms stay frozen (train's `net`). Checked: it gives the file's maps."""
+    import onnx
+    from onnx import numpy_helper
+
+    model = onnx.load(str(path))
+    weights = {i.name: numpy_helper.to_array(i) for i in model.graph.initializer}
+    convs = [node for node in model.graph.node if node.op_type == "Conv"]
+    folded = [[weights[name] for name in node.input[1:]] for node in convs]
+    net = CornerNet(width).eval()
+    order, norm_after = [], {}
+    for module in net.modules():
+        children = list(module.children())
+        for a, b in zip(children, children[1:], strict=False):
+            if isinstance(a, nn.Conv2d) and isinstance(b, nn.BatchNorm2d):
+                norm_after[a] = b
+    hooks = [
+        m.register_forward_hook(lambda m, i, o: order.append(m))
+        for m in net.modules()
+        if isinstance(m, nn.Conv2d)
+    ]
+    with torch.no_grad():
+        net(torch.zeros(1, 3, 64, 64))
+    for hook in hooks:
+        hook.remove()
+    if len(order) != len(folded):
+        raise ValueError(f"{path} has {len(folded)} convolutions, the network {len(order)}")
+    with torch.no_grad():
+        for conv, (weight, bias) in zip(order, folded, strict=True):
+            conv.weight.copy_(torch.tensor(weight))
+            norm = norm_after.get(conv)
+            if norm is None:
+                conv.bias.copy_(torch.tensor(bias))
+                continue
+            norm.weight.fill_(1.0)
+            norm.bias.copy_(torch.tensor(bias))
+            norm.running_mean.zero_()
+            norm.running_var.fill_(1.0 - norm.eps)
+    _check_same(net, path)
+    return net
+
+
+def _check_same(net, path):
+    import onnxruntime
+
+    image = np.random.default_rng(0).integers(0, 256, (1, 3, 128, 160), dtype=np.uint8)
+    session = onnxruntime.InferenceSession(str(path), providers=["CPUExecutionProvider"])
+    want = session.run(None, {"image": image})[0]
+    with torch.no_grad():
+        got = Exported(net.eval())(torch.from_numpy(image)).numpy()
+    if not np.allclose(got, want, atol=1e-3):
+        raise ValueError(f"{path} read back differs by {np.abs(got - want).max():.4f}")
