@@ -77,7 +77,8 @@ def report(name, rows, note=""):
     seconds = [r[3] for r in rows]
     print(
         f"{name}: {len(rows)} photos, {labelled} cards{note}\n"
-        f"  recall {right / max(1, labelled):.1%}  precision {right / max(1, reported):.1%}  "
+        f"  recall {right / max(1, labelled):.2%} ({right}/{labelled})  "
+        f"precision {right / max(1, reported):.2%} ({right}/{reported})  "
         f"exact photos {exact}/{len(rows)}\n"
         f"  seconds per photo: p50 {percentile(seconds, 50):.3f}  p95 {percentile(seconds, 95):.3f}"
     )
