@@ -9,7 +9,7 @@ import pytest
 from PIL import Image
 
 from games.vision import CardReading, check_words, read_cards, unsure
-from games.vision.reader import LABELS, Corner, cards_from_corners, same_card
+from games.vision.reader import LABELS, Corner, card_mismatch, cards_from_corners, same_card
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures" / "vision"
 HAND = "7H QS 10D AC 7H JK 5S"  # games/vision/training/fixtures.py lays these out
@@ -75,6 +75,18 @@ def test_cards_fanned_side_by_side_are_not_merged_though_their_centres_are_close
     first = _corner(100, 100, 80, 120, "7H")
     second = _corner(130, 102, 80, 120, "8H")
     assert sorted(c.card for c in cards_from_corners([first, second])) == ["7H", "8H"]
+
+
+def test_in_a_tight_fan_a_corner_read_alike_is_paired_before_a_nearer_one_read_differently():
+    # The 3♣ and 2♥ of tests/fixtures/vision/real-hand.jpg, as the finder places them: the 3♣
+    # points 0.16 card sizes from where the 2♥'s far corner points, nearer than the 2♥'s own
+    # near corner does (0.18). Paired by distance alone, the 3♣ was lost and the 2♥ read twice.
+    three = _corner(478.8, 111.4, 32.6, 68.5, "3C")
+    two_near = _corner(504.6, 123.0, 27.7, 68.8, "2H")
+    two_far = _corner(545.3, 262.4, -25.5, -74.8, "2H")
+    assert same_card(three, two_far) and same_card(two_near, two_far)
+    assert card_mismatch(three, two_far) < card_mismatch(two_near, two_far)
+    assert sorted(c.card for c in cards_from_corners([three, two_near, two_far])) == ["2H", "3C"]
 
 
 @pytest.mark.parametrize(

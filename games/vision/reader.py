@@ -335,10 +335,17 @@ def _facing(a: Corner, b: Corner) -> bool:
     return True
 
 
+def _pair_order(a: Corner, b: Corner):
+    """Which possible pairs of corners are paired first: those read as the same card, then
+    the others, each nearest first. In a tight fan one card's corner can point nearer the
+    next card's centre than that card's own other corner does; their labels tell them apart."""
+    return (int(np.argmax(a.labels) != np.argmax(b.labels)), card_mismatch(a, b))
+
+
 def cards_from_corners(corners: list[Corner], scale=1.0, size=None) -> list[CardReading]:
     """Corners paired into cards (each card's two indices count once), then labelled."""
     pairs = sorted(
-        (card_mismatch(a, b), i, j)
+        (_pair_order(a, b), i, j)
         for i, a in enumerate(corners)
         for j, b in enumerate(corners[i + 1 :], start=i + 1)
         if same_card(a, b)
