@@ -187,13 +187,17 @@ def main(argv=None):
         checkpoint=BUILD / "checkpoint.onnx",
     )
     del data
-    train.export(net, args.output)
-    print(f"exported {args.output} ({args.output.stat().st_size / 1e6:.2f} MB)", flush=True)
+    export_finder(net, args)
     namer.join()
     figures = namer_figures(args, which) | {"steps": steps, "photos": args.photos}
     if args.refine_minutes:
         figures |= refine(svg_cards, args)
     validate(svg_cards, args, figures, started)
+
+
+def export_finder(net, args):
+    train.export(net, args.output)
+    print(f"exported {args.output} ({args.output.stat().st_size / 1e6:.2f} MB)", flush=True)
 
 
 REFINE_PIECES = 6  # squares of 320 cut from each whole deal of 1200x1200
@@ -226,8 +230,7 @@ def refine(svg_cards, args):
         log=lambda message: print(message, flush=True),
         checkpoint=BUILD / "checkpoint.onnx",
     )
-    train.export(net, args.output)
-    print(f"exported {args.output} ({args.output.stat().st_size / 1e6:.2f} MB)", flush=True)
+    export_finder(net, args)
     return {"refine_steps": steps, "refine_minutes": round((time.monotonic() - started) / 60, 1)}
 
 

@@ -70,30 +70,19 @@ def _piece(photo, corners, rng, size):
     neither right nor wrong), mostly where the cards are."""
     h, w, _ = photo.shape
     shown = [c for c in corners if c.visible >= scenes.VISIBLE]
+    at = None
     if shown and rng.random() < 0.85:
         x0, y0, x1, y1 = rng.choice(shown).box
         cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
         x = int(min(max(0, cx - rng.uniform(0.15, 0.85) * size), w - size))
         y = int(min(max(0, cy - rng.uniform(0.15, 0.85) * size), h - size))
-    else:
-        x, y = rng.randint(0, w - size), rng.randint(0, h - size)
-    out = []
-    for c in corners:
-        x0, y0, x1, y1 = c.box
-        if not (x <= (x0 + x1) / 2 < x + size and y <= (y0 + y1) / 2 < y + size):
-            continue
-        inside = x0 >= x and y0 >= y and x1 <= x + size and y1 <= y + size
-        out.append(
-            scenes.Corner(
-                (x0 - x, y0 - y, x1 - x, y1 - y),
-                c.rank,
-                c.suit,
-                (c.card_centre[0] - x, c.card_centre[1] - y),
-                c.visible if inside else min(c.visible, 0.5),
-                c.card,
-            )
-        )
-    return np.ascontiguousarray(photo[y : y + size, x : x + size]), out
+        at = (x, y)
+    square, cut = _crop(photo, _rotate(photo, corners, 0)[1], rng, size, at)
+    # Back to corners as scenes makes them, for batches to turn: which card is not kept.
+    return np.ascontiguousarray(square), [
+        scenes.Corner((x0, y0, x1, y1), r, s, (ccx, ccy), visible, -1)
+        for x0, y0, x1, y1, r, s, ccx, ccy, visible in cut
+    ]
 
 
 def _rotate(photo, corners, k):
@@ -155,10 +144,11 @@ def targets(corners, size):
     return heat, weight, rank, suit, geometry, geo_mask
 
 
-def _crop(photo, corners, rng, size):
-    """A random `size` square of the photo; an index cut by the edge is neither right nor wrong."""
+def _crop(photo, corners, rng, size, at=None):
+    """A `size` square of the photo, at `at` (x, y) or anywhere, with its corners (as _rotate
+    gives them); an index cut by the edge is neither right nor wrong."""
     h, w, _ = photo.shape
-    x, y = rng.randint(0, w - size), rng.randint(0, h - size)
+    x, y = at or (rng.randint(0, w - size), rng.randint(0, h - size))
     out = []
     for x0, y0, x1, y1, r, s, ccx, ccy, visible in corners:
         cx, cy = (x0 + x1) / 2 - x, (y0 + y1) / 2 - y
@@ -222,7 +212,8 @@ def train(
     torch.manual_seed(seed)
     rng = random.Random(seed)
     frozen = net is not None
-    net = net or CornerNet(width)
+    if not frozen:
+        net = CornerNet(width)
     optimiser = torch.optim.AdamW(net.parameters(), lr=lr, weight_decay=1e-4)
     start = time.monotonic()
     budget = minutes * 60
