@@ -133,18 +133,41 @@ def main(argv=None):
     parser.add_argument("--index-output", type=Path, default=reader.INDEX_MODEL_PATH)
     parser.add_argument("--far-index-output", type=Path, default=reader.FAR_INDEX_MODEL_PATH)
     parser.add_argument(
-        "--refine-minutes", type=float, default=50, help="the finder's second stage (0: none)"
+        "--refine-minutes", type=float, default=50, help="each later stage's training time"
     )
     parser.add_argument(
-        "--refine-deals", type=int, default=900, help="whole deals for the second stage"
+        "--refine-stages", type=int, default=1, help="later stages after the first (0: none)"
     )
     parser.add_argument(
-        "--refine-photos", type=int, default=2600, help="composed photos for the second stage"
+        "--refine-from", type=int, default=1, help="the first later stage to run (1: the second)"
+    )
+    parser.add_argument(
+        "--refine-lr", type=float, default=1e-3, help="the second stage's learning rate"
+    )
+    parser.add_argument(
+        "--refine-decay",
+        type=float,
+        default=1.0,
+        help="each stage after the second starts at this share of the one before's rate",
+    )
+    parser.add_argument(
+        "--refine-card-size",
+        type=float,
+        nargs=2,
+        default=(0.06, 0.22),
+        metavar=("LEAST", "MOST"),
+        help="the later stages' deals: their cards' height, as a share of the side",
+    )
+    parser.add_argument(
+        "--refine-deals", type=int, default=900, help="whole deals for each later stage"
+    )
+    parser.add_argument(
+        "--refine-photos", type=int, default=2600, help="composed photos for each later stage"
     )
     parser.add_argument(
         "--refine-only",
         action="store_true",
-        help="train the finder already at --output through the second stage alone",
+        help="train the finder already at --output through the later stages alone",
     )
     parser.add_argument(
         "--namer-only",
@@ -166,7 +189,7 @@ def main(argv=None):
         validate(svg_cards, args, namer_figures(args, which), started)
         return
     if args.refine_only:
-        validate(svg_cards, args, refine(svg_cards, args), started)
+        validate(svg_cards, args, refine_stages(svg_cards, args), started)
         return
     print(f"generating {args.photos} training photos", flush=True)
     data = train.generate(svg_cards, args.photographed, args.photos, args.seed)
@@ -190,8 +213,7 @@ def main(argv=None):
     export_finder(net, args)
     namer.join()
     figures = namer_figures(args, which) | {"steps": steps, "photos": args.photos}
-    if args.refine_minutes:
-        figures |= refine(svg_cards, args)
+    figures |= refine_stages(svg_cards, args)
     validate(svg_cards, args, figures, started)
 
 
@@ -203,35 +225,55 @@ def export_finder(net, args):
 REFINE_PIECES = 6  # squares of 320 cut from each whole deal of 1200x1200
 
 
-def refine(svg_cards, args):
-    """The finder's second stage: the one exported at --output, read back and trained for
-    --refine-minutes more (its batch norms frozen, a lower learning rate), on pieces of
-    --refine-deals whole deals, with cards from 6% to 22% of the side, mixed with
-    --refine-photos photos composed as in the first stage (other seeds)."""
+def refine_stages(svg_cards, args):
+    """The finder's later stages, from --refine-from to --refine-stages, one after the other
+    on the finder at --output (none when --refine-minutes is 0), and their figures."""
+    figures = {}
+    if not args.refine_minutes:
+        return figures
+    for stage in range(args.refine_from, args.refine_stages + 1):
+        figures |= refine(svg_cards, args, stage)
+    return figures
+
+
+def refine(svg_cards, args, stage=1):
+    """A later stage of the finder (stage 1 is the second): the one exported at --output, read
+    back and trained for --refine-minutes more (its batch norms frozen, a lower learning rate),
+    on pieces of --refine-deals whole deals, their cards --refine-card-size high (6% to 22% of
+    the side), mixed with --refine-photos photos composed as in the first stage; each stage on
+    photos of seeds of its own, never seen by an earlier one."""
     started = time.monotonic()
-    print(f"second stage: {args.refine_deals} deals, {args.refine_photos} photos", flush=True)
+    seed = args.seed + 10 * (stage - 1)
+    lr = args.refine_lr * args.refine_decay ** (stage - 1)
+    print(
+        f"stage {stage + 1}: {args.refine_deals} deals, {args.refine_photos} photos, "
+        f"learning rate from {lr:g}",
+        flush=True,
+    )
     deals = train.generate(
         svg_cards,
         args.photographed,
         args.refine_deals,
-        args.seed + 3,
+        seed + 3,
         deals=True,
-        card_size=(0.06, 0.22),
+        card_size=tuple(args.refine_card_size),
         pieces=REFINE_PIECES,
     )
-    data = deals + train.generate(svg_cards, args.photographed, args.refine_photos, args.seed + 4)
+    data = deals + train.generate(svg_cards, args.photographed, args.refine_photos, seed + 4)
     print(f"  done in {time.monotonic() - started:.0f} s; training {args.refine_minutes} min")
     net, steps = train.train(
         data,
         args.refine_minutes,
-        args.seed + 5,
+        seed + 5,
         net=train.finder_from_onnx(args.output, args.width),
-        lr=1e-3,
+        lr=lr,
         log=lambda message: print(message, flush=True),
         checkpoint=BUILD / "checkpoint.onnx",
     )
     export_finder(net, args)
-    return {"refine_steps": steps, "refine_minutes": round((time.monotonic() - started) / 60, 1)}
+    name = "refine" if stage == 1 else f"stage{stage + 1}"
+    minutes = round((time.monotonic() - started) / 60, 1)
+    return {f"{name}_steps": steps, f"{name}_minutes": minutes}
 
 
 def validate(svg_cards, args, figures, started):
