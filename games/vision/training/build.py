@@ -227,16 +227,14 @@ REFINE_PIECES = 6  # squares of 320 cut from each whole deal of 1200x1200
 
 def refine_stages(svg_cards, args):
     """The finder's later stages, from --refine-from to --refine-stages, one after the other
-    on the finder at --output (none when --refine-minutes is 0), and their figures."""
+    on the finder at --output, and their figures."""
     figures = {}
-    if not args.refine_minutes:
-        return figures
     for stage in range(args.refine_from, args.refine_stages + 1):
         figures |= refine(svg_cards, args, stage)
     return figures
 
 
-def refine(svg_cards, args, stage=1):
+def refine(svg_cards, args, stage):
     """A later stage of the finder (stage 1 is the second): the one exported at --output, read
     back and trained for --refine-minutes more (its batch norms frozen, a lower learning rate),
     on pieces of --refine-deals whole deals, their cards --refine-card-size high (6% to 22% of
@@ -271,9 +269,8 @@ def refine(svg_cards, args, stage=1):
         checkpoint=BUILD / "checkpoint.onnx",
     )
     export_finder(net, args)
-    name = "refine" if stage == 1 else f"stage{stage + 1}"
     minutes = round((time.monotonic() - started) / 60, 1)
-    return {f"{name}_steps": steps, f"{name}_minutes": minutes}
+    return {f"stage{stage + 1}_steps": steps, f"stage{stage + 1}_minutes": minutes}
 
 
 def validate(svg_cards, args, figures, started):

@@ -211,9 +211,11 @@ def train(
     a new one, or `net` trained further with its batch norms frozen (finder_from_onnx)."""
     torch.manual_seed(seed)
     rng = random.Random(seed)
-    frozen = net is not None
-    if not frozen:
+    frozen = []  # the batch norms of a network trained further, kept as they are
+    if net is None:
         net = CornerNet(width)
+    else:
+        frozen = [m for m in net.modules() if isinstance(m, nn.BatchNorm2d)]
     optimiser = torch.optim.AdamW(net.parameters(), lr=lr, weight_decay=1e-4)
     start = time.monotonic()
     budget = minutes * 60
@@ -226,10 +228,8 @@ def train(
         for group in optimiser.param_groups:
             group["lr"] = lr * (min(1.0, step / 200) * 0.5 * (1 + math.cos(math.pi * done)))
         net.train()
-        if frozen:
-            for module in net.modules():
-                if isinstance(module, nn.BatchNorm2d):
-                    module.eval()
+        for norm in frozen:
+            norm.eval()
         loss, parts = loss_of(net(x), truth)
         optimiser.zero_grad()
         loss.backward()
