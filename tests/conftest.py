@@ -2,9 +2,11 @@
 tests/factories.py, the test settings in scorekeeper/test_settings.py."""
 
 import os
+import threading
 from pathlib import Path
 
 import pytest
+from django.core.signals import request_finished, request_started
 from django.db import connection
 from django.test import Client
 
@@ -76,6 +78,49 @@ def phone(browser, live_server):
     page = context.new_page()
     yield page
     context.close()
+
+
+class InFlight:
+    """How many requests the live server is serving now, counted from Django's own signals."""
+
+    def __init__(self):
+        self.serving = 0
+        self.changed = threading.Condition()
+
+    def started(self, sender, **kwargs):
+        with self.changed:
+            self.serving += 1
+
+    def finished(self, sender, **kwargs):
+        with self.changed:
+            self.serving -= 1
+            self.changed.notify_all()
+
+    def wait_until_idle(self, timeout: float) -> bool:
+        with self.changed:
+            return self.changed.wait_for(lambda: self.serving <= 0, timeout)
+
+
+@pytest.fixture(autouse=True)
+def live_server_drained(request):
+    """After a test with a live server, wait for the requests it is still serving before the
+    database is emptied for the next test. A closed phone's requests are still served (an
+    aborted request is not undone), and on PostgreSQL a save's transaction and the flush's
+    TRUNCATE, each holding a lock the other wants, end in a deadlock."""
+    if "live_server" not in request.fixturenames:
+        yield
+        return
+    request.getfixturevalue("transactional_db")  # set up first, so emptied after this waits
+    in_flight = InFlight()
+    request_started.connect(in_flight.started, dispatch_uid="live-server-drained")
+    request_finished.connect(in_flight.finished, dispatch_uid="live-server-drained")
+    yield
+    try:
+        if not in_flight.wait_until_idle(timeout=15):
+            pytest.fail(f"the live server still serves {in_flight.serving} request(s) after 15 s")
+    finally:
+        request_started.disconnect(dispatch_uid="live-server-drained")
+        request_finished.disconnect(dispatch_uid="live-server-drained")
 
 
 # ---------------------------------------------------------------- factories
