@@ -10,7 +10,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from django.conf import settings
-from django.core.signals import request_started
+from django.core.signals import request_finished, request_started
 from django.test import Client
 from playwright.sync_api import expect
 
@@ -184,6 +184,37 @@ def server_requests():
         yield counter
     finally:
         request_started.disconnect(dispatch_uid="browser-test-counter")
+
+
+class InFlight:
+    """How many requests the live server is serving now, counted from Django's own signals
+    while in a `with` block."""
+
+    def __init__(self):
+        self.serving = 0
+        self.changed = threading.Condition()
+
+    def started(self, sender, **kwargs):
+        with self.changed:
+            self.serving += 1
+
+    def finished(self, sender, **kwargs):
+        with self.changed:
+            self.serving -= 1
+            self.changed.notify_all()
+
+    def wait_until_idle(self, timeout: float) -> bool:
+        with self.changed:
+            return self.changed.wait_for(lambda: self.serving <= 0, timeout)
+
+    def __enter__(self):
+        request_started.connect(self.started, dispatch_uid="browser-test-in-flight")
+        request_finished.connect(self.finished, dispatch_uid="browser-test-in-flight")
+        return self
+
+    def __exit__(self, *exc):
+        request_started.disconnect(dispatch_uid="browser-test-in-flight")
+        request_finished.disconnect(dispatch_uid="browser-test-in-flight")
 
 
 def screenshot(page, name: str, audit: bool = True) -> Path:

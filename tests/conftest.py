@@ -2,16 +2,14 @@
 tests/factories.py, the test settings in scorekeeper/test_settings.py."""
 
 import os
-import threading
 from pathlib import Path
 
 import pytest
-from django.core.signals import request_finished, request_started
 from django.db import connection
 from django.test import Client
 
 from tests import factories
-from tests.browser import CHROMIUM, CHROMIUM_ARGS, NO_WORKER, PHONE
+from tests.browser import CHROMIUM, CHROMIUM_ARGS, NO_WORKER, PHONE, InFlight
 from tests.helpers import SmallDisk
 
 # Tests that touch the database are marked so CI can run them again on PostgreSQL.
@@ -80,27 +78,6 @@ def phone(browser, live_server):
     context.close()
 
 
-class InFlight:
-    """How many requests the live server is serving now, counted from Django's own signals."""
-
-    def __init__(self):
-        self.serving = 0
-        self.changed = threading.Condition()
-
-    def started(self, sender, **kwargs):
-        with self.changed:
-            self.serving += 1
-
-    def finished(self, sender, **kwargs):
-        with self.changed:
-            self.serving -= 1
-            self.changed.notify_all()
-
-    def wait_until_idle(self, timeout: float) -> bool:
-        with self.changed:
-            return self.changed.wait_for(lambda: self.serving <= 0, timeout)
-
-
 @pytest.fixture(autouse=True)
 def live_server_drained(request):
     """After a test with a live server, wait for the requests it is still serving before the
@@ -111,16 +88,10 @@ def live_server_drained(request):
         yield
         return
     request.getfixturevalue("transactional_db")  # set up first, so emptied after this waits
-    in_flight = InFlight()
-    request_started.connect(in_flight.started, dispatch_uid="live-server-drained")
-    request_finished.connect(in_flight.finished, dispatch_uid="live-server-drained")
-    yield
-    try:
+    with InFlight() as in_flight:
+        yield
         if not in_flight.wait_until_idle(timeout=15):
             pytest.fail(f"the live server still serves {in_flight.serving} request(s) after 15 s")
-    finally:
-        request_started.disconnect(dispatch_uid="live-server-drained")
-        request_finished.disconnect(dispatch_uid="live-server-drained")
 
 
 # ---------------------------------------------------------------- factories
