@@ -26,6 +26,16 @@ CHROMIUM_ARGS = [
     "--disable-sync",
     "--no-first-run",
 ]
+# Headless Chromium is the whole browser: each new window (each phone here) preloads the address
+# bar's drop-down and the toolbar as WebUI pages of their own, hundreds of chrome:// requests
+# and a renderer's work for a window nobody sees. Features Chromium can turn off.
+NO_BROWSER_UI = [
+    "PreloadTopChromeWebUI",
+    "WebUIOmniboxPopup",
+    "WebUIOmniboxAimPopup",
+    "InitialWebUI",
+    "WebUIToolbarProcessOverheadExperiment",
+]
 SCREENSHOTS = Path(__file__).resolve().parent.parent / "test-artifacts" / "screenshots"
 PHONE = {"width": 390, "height": 844}
 # A page's service worker installs and fills its cache in every new browser context: work for
@@ -36,6 +46,57 @@ NO_WORKER = {"service_workers": "block"}
 PASSWORD = "Shuffle-and-deal-9"
 LATENCY = 300  # ms each way, as a café's Wi-Fi
 SETTLED = 10_000  # ms for the last answer to arrive through a slow network
+
+
+def launch_chromium(playwright):
+    """Debian's Chromium, headless, with CHROMIUM_ARGS, and with NO_BROWSER_UI turned off as
+    well as the features Playwright turns off. Chromium keeps only the last --disable-features
+    switch and Playwright passes one of its own, so the browser is launched with Playwright's
+    alone, the list read back from its command line, and launched again with both in one."""
+    first = playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
+    try:
+        disabled = [
+            feature
+            for argument in browser_command_line()
+            if argument.startswith("--disable-features=")
+            for feature in argument.removeprefix("--disable-features=").split(",")
+        ]
+    finally:
+        first.close()
+    features = ",".join(dict.fromkeys(disabled + NO_BROWSER_UI))
+    return playwright.chromium.launch(
+        executable_path=CHROMIUM,
+        headless=True,
+        args=[*CHROMIUM_ARGS, f"--disable-features={features}"],
+    )
+
+
+def browser_command_line() -> list[str]:
+    """The command line of the Chromium this process started (through Playwright's driver): its
+    browser process, the one Playwright talks to over a pipe."""
+    parents = {}
+    for entry in Path("/proc").iterdir():
+        try:
+            status = (entry / "stat").read_text()  # pid (name) state ppid ...
+            parents[int(entry.name)] = int(status.rsplit(")", 1)[1].split()[1])
+        except (ValueError, OSError, IndexError):
+            continue  # not a process, or one that has just ended
+
+    def ours(pid):
+        while pid > 1:
+            pid = parents.get(pid, 0)
+            if pid == os.getpid():
+                return True
+        return False
+
+    for pid in filter(ours, parents):
+        try:
+            arguments = Path(f"/proc/{pid}/cmdline").read_bytes().decode().split("\0")
+        except OSError:
+            continue
+        if "--remote-debugging-pipe" in arguments:
+            return arguments
+    raise RuntimeError("Chromium's browser process is not among this process's children")
 
 
 def phone_context(browser, live_server, viewport=PHONE, **options):

@@ -9,7 +9,7 @@ from django.db import connection
 from django.test import Client
 
 from tests import factories
-from tests.browser import CHROMIUM, CHROMIUM_ARGS, NO_WORKER, PHONE, InFlight
+from tests.browser import CHROMIUM, NO_WORKER, PHONE, InFlight, launch_chromium
 from tests.helpers import SmallDisk
 
 # Tests that touch the database are marked so CI can run them again on PostgreSQL.
@@ -59,9 +59,7 @@ def browser():
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as playwright:
-        launched = playwright.chromium.launch(
-            executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS
-        )
+        launched = launch_chromium(playwright)
         yield launched
         launched.close()
 

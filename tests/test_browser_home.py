@@ -1,6 +1,6 @@
 import pytest
 
-from tests.browser import assert_accessible, screenshot
+from tests.browser import NO_BROWSER_UI, assert_accessible, browser_command_line, screenshot
 
 pytestmark = pytest.mark.browser
 
@@ -27,3 +27,17 @@ def test_the_accessibility_audit_finds_what_it_is_for(phone):
     )
     with pytest.raises(AssertionError, match=r"'light': \[\], 'dark': \['color-contrast"):
         assert_accessible(phone, "dark text on the dark theme")
+
+
+def test_the_browser_keeps_playwrights_switches_and_has_no_ui_of_its_own(browser):
+    """Chromium obeys only its last --disable-features: that one holds every feature an earlier
+    one (Playwright's) turns off, and the address bar's and toolbar's WebUI pages."""
+    switches = [
+        set(argument.removeprefix("--disable-features=").split(","))
+        for argument in browser_command_line()
+        if argument.startswith("--disable-features=")
+    ]
+    assert len(switches) >= 2, "Playwright passes a --disable-features of its own"
+    *earlier, last = switches
+    assert set().union(*earlier) <= last
+    assert set(NO_BROWSER_UI) <= last
