@@ -55,20 +55,27 @@ def launch_chromium(playwright):
     alone, the list read back from its command line, and launched again with both in one."""
     first = playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
     try:
-        disabled = [
-            feature
-            for argument in browser_command_line()
-            if argument.startswith("--disable-features=")
-            for feature in argument.removeprefix("--disable-features=").split(",")
-        ]
+        switches = disabled_features(browser_command_line())
     finally:
         first.close()
-    features = ",".join(dict.fromkeys(disabled + NO_BROWSER_UI))
+    features = ",".join(dict.fromkeys([*sum(switches, []), *NO_BROWSER_UI]))
     return playwright.chromium.launch(
         executable_path=CHROMIUM,
         headless=True,
-        args=[*CHROMIUM_ARGS, f"--disable-features={features}"],
+        args=[*CHROMIUM_ARGS, f"{DISABLE_FEATURES}{features}"],
     )
+
+
+DISABLE_FEATURES = "--disable-features="
+
+
+def disabled_features(arguments: list[str]) -> list[list[str]]:
+    """The features each --disable-features switch of a command line names, switch by switch."""
+    return [
+        argument.removeprefix(DISABLE_FEATURES).split(",")
+        for argument in arguments
+        if argument.startswith(DISABLE_FEATURES)
+    ]
 
 
 def browser_command_line() -> list[str]:

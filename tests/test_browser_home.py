@@ -1,6 +1,12 @@
 import pytest
 
-from tests.browser import NO_BROWSER_UI, assert_accessible, browser_command_line, screenshot
+from tests.browser import (
+    NO_BROWSER_UI,
+    assert_accessible,
+    browser_command_line,
+    disabled_features,
+    screenshot,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -32,11 +38,7 @@ def test_the_accessibility_audit_finds_what_it_is_for(phone):
 def test_the_browser_keeps_playwrights_switches_and_has_no_ui_of_its_own(browser):
     """Chromium obeys only its last --disable-features: that one holds every feature an earlier
     one (Playwright's) turns off, and the address bar's and toolbar's WebUI pages."""
-    switches = [
-        set(argument.removeprefix("--disable-features=").split(","))
-        for argument in browser_command_line()
-        if argument.startswith("--disable-features=")
-    ]
+    switches = [set(switch) for switch in disabled_features(browser_command_line())]
     assert len(switches) >= 2, "Playwright passes a --disable-features of its own"
     *earlier, last = switches
     assert set().union(*earlier) <= last
