@@ -24,10 +24,12 @@ import subprocess
 import time
 from pathlib import Path
 
+import numpy as np
 import torch
+from PIL import Image
 
 from games.vision import reader
-from games.vision.training import evaluate, train, train_index
+from games.vision.training import evaluate, real, train, train_index
 
 ROOT = Path(__file__).resolve().parents[3]
 BUILD = ROOT / ".vision-build"
@@ -56,7 +58,7 @@ def build_namer(svg_cards, photographed, args, which, cores=1):
     """One namer, start to end (beside the finder's training, one core each, or `cores`
     when it is built alone): its crops, its training, its export, and its
     accuracy on held-out crops, in `.vision-build/<file>.json` and `.log`."""
-    far, output, seed, max_steps = namer_settings(args, which)
+    far, output, seed, steps = namer_settings(args, which)
     figures_path, log_path = namer_files(args, which)
     torch.set_num_threads(cores)
     random.seed(seed)
@@ -69,31 +71,48 @@ def build_namer(svg_cards, photographed, args, which, cores=1):
         log(f"making {args.crops} index crops, {far:.0%} seen from far")
         crops = train_index.generate(svg_cards, photographed, args.crops, seed, cores, far)
         held_out = train_index.generate(svg_cards, photographed, 3200, seed + 1000, cores, far)
-        log(f"  done in {time.monotonic() - started:.0f} s; training {args.index_minutes} min")
-        namer, steps = train_index.fit(
-            crops, args.index_minutes, seed, args.index_width, log=log, max_steps=max_steps
-        )
+        if args.real:
+            log(f"and {args.real_crops} of the real photographs' indices")
+            # Built beside the finder's first stage, with no finder yet: the labels alone say
+            # where the indices are.
+            photos = real.load(args.real, real.training_names(args.real))
+            more = real.index_crops(photos, args.real_crops, seed + 2000, far)
+            crops = tuple(np.concatenate(pair) for pair in zip(crops, more, strict=True))
+            validation = real.load(args.real, real.read_list(real.VALIDATION))
+            real_held_out = real.index_crops(validation, 1600, seed + 3000, far)
+        log(f"  done in {time.monotonic() - started:.0f} s; training {steps} steps")
+        namer, steps = train_index.fit(crops, steps, seed, args.index_width, log=log)
         train_index.export(namer, output)
         log(f"exported {output}")
+    if args.real:
+        accuracy = train_index.accuracy(namer, real_held_out)
     figures = {
         f"{which}_index_crop_accuracy": round(train_index.accuracy(namer, held_out), 4),
         f"{which}_index_steps": steps,
         f"{which}_index_minutes": round((time.monotonic() - started) / 60, 1),
     }
+    if args.real:
+        figures[f"{which}_real_validation_crop_accuracy"] = round(accuracy, 4)
     figures_path.write_text(json.dumps(figures))
 
 
+def real_photos(args, names):
+    """The real photos named (real.load), what the finder at --output sees there unlabelled
+    kept out of the loss (real.with_unlabelled)."""
+    reader.use_models(args.output)
+    return real.with_unlabelled(real.load(args.real, names), _find)
+
+
 FAR = 0.45
-FAR_STEPS = 14_000
 
 
 def namer_settings(args, which):
     """The two namers the reader averages: "near" sees crops as the finder cuts them from
-    most photos; "far" sees FAR of them as a card across the table is, a few pixels tall, and
-    stops at FAR_STEPS. (share seen from far, output file, seed, most steps)."""
+    most photos; "far" sees FAR of them as a card across the table is, a few pixels tall.
+    (share seen from far, output file, seed, steps)."""
     if which == "near":
-        return 0.0, args.index_output, args.seed, None
-    return FAR, args.far_index_output, args.seed + 1, FAR_STEPS
+        return 0.0, args.index_output, args.seed, args.index_steps
+    return FAR, args.far_index_output, args.seed + 1, args.far_index_steps
 
 
 def namer_files(args, which):
@@ -123,9 +142,10 @@ def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--photographed", type=Path, help="folder of real card-face photos")
     parser.add_argument("--photos", type=int, default=8000, help="synthetic training photos")
-    parser.add_argument("--minutes", type=float, default=65, help="the finder's training time")
+    parser.add_argument("--steps", type=int, default=26_000, help="the finder's training steps")
     parser.add_argument("--crops", type=int, default=96000, help="index crops for the namer")
-    parser.add_argument("--index-minutes", type=float, default=30, help="the namer's time")
+    parser.add_argument("--index-steps", type=int, default=20_400, help="the near namer's steps")
+    parser.add_argument("--far-index-steps", type=int, default=14_000, help="the far namer's")
     parser.add_argument("--width", type=int, default=32, help="the finder's base width")
     parser.add_argument("--index-width", type=int, default=16, help="the namer's base width")
     parser.add_argument("--seed", type=int, default=24)
@@ -133,7 +153,7 @@ def main(argv=None):
     parser.add_argument("--index-output", type=Path, default=reader.INDEX_MODEL_PATH)
     parser.add_argument("--far-index-output", type=Path, default=reader.FAR_INDEX_MODEL_PATH)
     parser.add_argument(
-        "--refine-minutes", type=float, default=50, help="each later stage's training time"
+        "--refine-steps", type=int, default=18_600, help="each later stage's training steps"
     )
     parser.add_argument(
         "--refine-stages", type=int, default=1, help="later stages after the first (0: none)"
@@ -165,6 +185,33 @@ def main(argv=None):
         "--refine-photos", type=int, default=2600, help="composed photos for each later stage"
     )
     parser.add_argument(
+        "--real",
+        type=Path,
+        help="the CardCounterML folder: real photographs for the finder's last stage",
+    )
+    parser.add_argument("--real-steps", type=int, default=20_000, help="the real stage's steps")
+    parser.add_argument(
+        "--real-share", type=float, default=0.6, help="share of each batch from real photos"
+    )
+    parser.add_argument("--real-lr", type=float, default=1e-3, help="the real stage's rate")
+    parser.add_argument(
+        "--real-deals", type=int, default=300, help="whole deals mixed into the real stage"
+    )
+    parser.add_argument(
+        "--real-photos", type=int, default=2000, help="composed photos mixed into the real stage"
+    )
+    parser.add_argument(
+        "--real-crops", type=int, default=24_000, help="namer crops from the real photographs"
+    )
+    parser.add_argument(
+        "--threads", type=int, default=2, help="torch threads for --namer-only's namers"
+    )
+    parser.add_argument(
+        "--real-only",
+        action="store_true",
+        help="train the finder already at --output through the real stage alone",
+    )
+    parser.add_argument(
         "--refine-only",
         action="store_true",
         help="train the finder already at --output through the later stages alone",
@@ -185,15 +232,18 @@ def main(argv=None):
     for name in which:  # no figures left from an earlier build to pass for this one's
         namer_files(args, name)[0].unlink(missing_ok=True)
     if args.namer_only:
-        build_namers(svg_cards, args.photographed, args, which, cores=2)
+        build_namers(svg_cards, args.photographed, args, which, cores=args.threads)
         validate(svg_cards, args, namer_figures(args, which), started)
+        return
+    if args.real_only:
+        validate(svg_cards, args, real_stage(svg_cards, args), started)
         return
     if args.refine_only:
         validate(svg_cards, args, refine_stages(svg_cards, args), started)
         return
     print(f"generating {args.photos} training photos", flush=True)
     data = train.generate(svg_cards, args.photographed, args.photos, args.seed)
-    print(f"  done in {time.monotonic() - started:.0f} s; training {args.minutes} min", flush=True)
+    print(f"  done in {time.monotonic() - started:.0f} s; training {args.steps} steps", flush=True)
     print(
         "the namers build one after the other beside the finder; logs in .vision-build/", flush=True
     )
@@ -203,7 +253,7 @@ def main(argv=None):
     namer.start()
     net, steps = train.train(
         data,
-        args.minutes,
+        args.steps,
         args.seed,
         args.width,
         log=lambda message: print(message, flush=True),
@@ -214,6 +264,8 @@ def main(argv=None):
     namer.join()
     figures = namer_figures(args, which) | {"steps": steps, "photos": args.photos}
     figures |= refine_stages(svg_cards, args)
+    if args.real:
+        figures |= real_stage(svg_cards, args)
     validate(svg_cards, args, figures, started)
 
 
@@ -236,7 +288,7 @@ def refine_stages(svg_cards, args):
 
 def refine(svg_cards, args, stage):
     """A later stage of the finder (stage 1 is the second): the one exported at --output, read
-    back and trained for --refine-minutes more (its batch norms frozen, a lower learning rate),
+    back and trained for --refine-steps more (its batch norms frozen, a lower learning rate),
     on pieces of --refine-deals whole deals, their cards --refine-card-size high (6% to 22% of
     the side), mixed with --refine-photos photos composed as in the first stage; each stage on
     photos of seeds of its own, never seen by an earlier one."""
@@ -258,10 +310,10 @@ def refine(svg_cards, args, stage):
         pieces=REFINE_PIECES,
     )
     data = deals + train.generate(svg_cards, args.photographed, args.refine_photos, seed + 4)
-    print(f"  done in {time.monotonic() - started:.0f} s; training {args.refine_minutes} min")
+    print(f"  done in {time.monotonic() - started:.0f} s; training {args.refine_steps} steps")
     net, steps = train.train(
         data,
-        args.refine_minutes,
+        args.refine_steps,
         seed + 5,
         net=train.finder_from_onnx(args.output, args.width),
         lr=lr,
@@ -271,6 +323,58 @@ def refine(svg_cards, args, stage):
     export_finder(net, args)
     minutes = round((time.monotonic() - started) / 60, 1)
     return {f"stage{stage + 1}_steps": steps, f"stage{stage + 1}_minutes": minutes}
+
+
+def real_stage(svg_cards, args):
+    """The finder's last stage: the one at --output read back and trained --real-steps more on
+    real photographs (the CardCounterML training originals, never the held-out or validation
+    ones), --real-share of each batch, the rest pieces of --real-deals whole deals and
+    --real-photos composed photos, all of seeds of their own."""
+    if args.real is None:
+        raise SystemExit("the real stage needs --real PATH/TO/CardCounterML")
+    started = time.monotonic()
+    photos = real_photos(args, real.training_names(args.real))
+    unlabelled = sum(c[8] < 1 for _, corners in photos for c in corners)
+    print(f"  {unlabelled} confident finds with no label near: left out of the loss")
+    seed = args.seed + 100
+    print(
+        f"real stage: {len(photos)} real photos, {args.real_deals} deals, "
+        f"{args.real_photos} composed photos, learning rate from {args.real_lr:g}",
+        flush=True,
+    )
+    deals = train.generate(
+        svg_cards,
+        args.photographed,
+        args.real_deals,
+        seed + 3,
+        deals=True,
+        card_size=tuple(args.refine_card_size),
+        pieces=REFINE_PIECES,
+    )
+    data = deals + train.generate(svg_cards, args.photographed, args.real_photos, seed + 4)
+    print(f"  done in {time.monotonic() - started:.0f} s; training {args.real_steps} steps")
+    net, steps = train.train(
+        data,
+        args.real_steps,
+        seed + 5,
+        net=train.finder_from_onnx(args.output, args.width),
+        lr=args.real_lr,
+        log=lambda message: print(message, flush=True),
+        checkpoint=BUILD / "checkpoint.onnx",
+        real=photos,
+        real_share=args.real_share,
+    )
+    export_finder(net, args)
+    minutes = round((time.monotonic() - started) / 60, 1)
+    return {"real_stage_steps": steps, "real_stage_minutes": minutes, "real_photos": len(photos)}
+
+
+def _find(photo):
+    """The corners the finder at hand sees in a photo, as it is and, for large indices, at
+    half its size."""
+    corners = reader.corners_from_maps(reader.run_model(photo))
+    half = np.asarray(Image.fromarray(photo).reduce(2))
+    return corners + [c.scaled(2.0) for c in reader.corners_from_maps(reader.run_model(half))]
 
 
 def validate(svg_cards, args, figures, started):
@@ -284,6 +388,8 @@ def validate(svg_cards, args, figures, started):
     if args.photographed:
         deals = train.generate(svg_cards, args.photographed, 20, args.seed + 2000, deals=True)
         figures |= evaluate.synthetic(args.output, namers, deals, "synthetic_deals")
+    if args.real:
+        figures |= evaluate.real_validation(args.output, namers, args.real)
     figures |= {
         "minutes": round((time.monotonic() - started) / 60, 1),
         "photographed_faces": bool(args.photographed),

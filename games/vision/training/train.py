@@ -8,6 +8,7 @@ from pathlib import Path
 
 import numpy as np
 import torch
+from PIL import Image
 from torch import nn
 
 from games.vision.labels import STRIDE
@@ -111,7 +112,7 @@ def targets(corners, size):
     rank = np.full((gh, gw), -100, np.int64)
     suit = np.full((gh, gw), -100, np.int64)
     geometry = np.zeros((6, gh, gw), np.float32)
-    geo_mask = np.zeros((gh, gw), np.float32)
+    geo_mask = np.zeros((6, gh, gw), np.float32)
     yy, xx = np.mgrid[0:gh, 0:gw]
     for x0, y0, x1, y1, r, s, ccx, ccy, visible in corners:
         cx, cy = (x0 + x1) / 2 / STRIDE, (y0 + y1) / 2 / STRIDE
@@ -127,6 +128,9 @@ def targets(corners, size):
         g = np.exp(-((xx - cx + 0.5) ** 2 + (yy - cy + 0.5) ** 2) / (2 * sigma**2))
         heat = np.maximum(heat, g)
         heat[iy, ix] = 1.0
+        # A real photo's labels do not always say where the card's centre is (NaN): the
+        # vector to it is then left out of the loss, the rest of the geometry kept.
+        known = not (math.isnan(ccx) or math.isnan(ccy))
         for gy in range(max(0, iy - 1), min(gh, iy + 2)):
             for gx in range(max(0, ix - 1), min(gw, ix + 2)):
                 rank[gy, gx] = r
@@ -136,10 +140,12 @@ def targets(corners, size):
                     cy - (gy + 0.5),
                     math.log(bw / 16),
                     math.log(bh / 16),
-                    (ccx - (x0 + x1) / 2) / 64,
-                    (ccy - (y0 + y1) / 2) / 64,
+                    (ccx - (x0 + x1) / 2) / 64 if known else 0.0,
+                    (ccy - (y0 + y1) / 2) / 64 if known else 0.0,
                 )
-                geo_mask[gy, gx] = 1.0 if (gx, gy) == (ix, iy) else 0.5
+                geo_mask[:, gy, gx] = 1.0 if (gx, gy) == (ix, iy) else 0.5
+                if not known:
+                    geo_mask[4:, gy, gx] = 0.0
         weight[iy, ix] = 1.0
     return heat, weight, rank, suit, geometry, geo_mask
 
@@ -161,16 +167,71 @@ def _crop(photo, corners, rng, size, at=None):
     return photo[y : y + size, x : x + size], out
 
 
-def batches(data, batch_size, rng, crop=256):
+# A real photo is brought, for training, to a size where its indices are this long (pixels,
+# drawn log-uniformly around the photo's median index): the finder's range. Larger ones are
+# read from the photo brought down (reader.SCALES).
+REAL_INDEX_SIZE = (8, 96)
+REAL_ASPECT = 4 / 3  # the set's photos were stretched to squares: stretched back either way
+
+
+def _real_sample(photo, corners, rng, size):
+    """A real photo (real.load) scaled so that its indices fall in REAL_INDEX_SIZE and
+    stretched by up to REAL_ASPECT either way, turned, and a `size` square cut from it, mostly
+    where its indices are; a photo smaller than the square lies on a table drawn around it."""
+    sides = [max(c[2] - c[0], c[3] - c[1]) for c in corners]
+    median = float(np.median(sides)) if sides else 40.0
+    h, w, _ = photo.shape
+    # Brought down no further than half the square: a close-up of one card is not shrunk to
+    # a speck on a table drawn around it.
+    least = max(REAL_INDEX_SIZE[0], median * size / 2 / min(h, w))
+    want = math.exp(rng.uniform(math.log(least), math.log(max(least, REAL_INDEX_SIZE[1]))))
+    aspect = math.exp(rng.uniform(-1, 1) * math.log(REAL_ASPECT))
+    fx, fy = want / median * math.sqrt(aspect), want / median / math.sqrt(aspect)
+    nw, nh = max(8, round(w * fx)), max(8, round(h * fy))
+    fx, fy = nw / w, nh / h
+    scaled = np.asarray(Image.fromarray(photo).resize((nw, nh), Image.BILINEAR))
+    corners = [
+        scenes.Corner((x0 * fx, y0 * fy, x1 * fx, y1 * fy), r, s, (ccx * fx, ccy * fy), visible, -1)
+        for x0, y0, x1, y1, r, s, ccx, ccy, visible in corners
+    ]
+    scaled, turned = _rotate(scaled, corners, rng.randrange(4))
+    h, w, _ = scaled.shape
+    if h < size or w < size:
+        canvas = scenes.background(rng, (max(w, size), max(h, size)))
+        ox, oy = rng.randint(0, canvas.shape[1] - w), rng.randint(0, canvas.shape[0] - h)
+        canvas[oy : oy + h, ox : ox + w] = scaled
+        turned = [
+            (x0 + ox, y0 + oy, x1 + ox, y1 + oy, r, s, ccx + ox, ccy + oy, v)
+            for x0, y0, x1, y1, r, s, ccx, ccy, v in turned
+        ]
+        scaled = canvas
+        h, w, _ = scaled.shape
+    at = None
+    if turned and rng.random() < 0.85:
+        x0, y0, x1, y1 = rng.choice(turned)[:4]
+        cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
+        at = (
+            int(min(max(0, cx - rng.uniform(0.15, 0.85) * size), w - size)),
+            int(min(max(0, cy - rng.uniform(0.15, 0.85) * size), h - size)),
+        )
+    return _crop(scaled, turned, rng, size, at)
+
+
+def batches(data, batch_size, rng, crop=256, real=(), real_share=0.0):
+    """Endless batches of `crop` squares: from the composed `data`, and `real_share` of them
+    from the `real` photos (real.load)."""
     order = list(range(len(data)))
     while True:
         rng.shuffle(order)
         for start in range(0, len(order) - batch_size + 1, batch_size):
             photos, maps = [], []
             for i in order[start : start + batch_size]:
-                photo, corners = data[i]
-                photo, corners = _rotate(photo, corners, rng.randrange(4))
-                photo, corners = _crop(photo, corners, rng, crop)
+                if real and rng.random() < real_share:
+                    photo, corners = _real_sample(*rng.choice(real), rng, crop)
+                else:
+                    photo, corners = data[i]
+                    photo, corners = _rotate(photo, corners, rng.randrange(4))
+                    photo, corners = _crop(photo, corners, rng, crop)
                 h, w, _ = photo.shape
                 photos.append(photo)
                 maps.append(targets(corners, (w, h)))
@@ -193,9 +254,10 @@ def loss_of(outputs, truth):
         rank_loss = rank_logit.sum() * 0
     if suit.ne(-100).sum() == 0:
         suit_loss = suit_logit.sum() * 0
-    geo_weight = geo_mask.unsqueeze(1)
-    geo_err = (geometry - geo_truth).abs() * geo_weight
-    geo_loss = geo_err.sum() / geo_weight.sum().clamp(min=1)
+    # Summed over the six channels, averaged over the cells that have any (as when the mask
+    # was one per cell).
+    geo_err = (geometry - geo_truth).abs() * geo_mask
+    geo_loss = geo_err.sum() / (geo_mask.sum() / geo_truth.shape[1]).clamp(min=1)
     return heat_loss + rank_loss + suit_loss + geo_loss, {
         "heat": heat_loss.item(),
         "rank": rank_loss.item(),
@@ -205,10 +267,22 @@ def loss_of(outputs, truth):
 
 
 def train(
-    data, minutes, seed, width=32, batch_size=12, log=print, checkpoint=None, net=None, lr=3e-3
+    data,
+    steps,
+    seed,
+    width=32,
+    batch_size=12,
+    log=print,
+    checkpoint=None,
+    net=None,
+    lr=3e-3,
+    real=(),
+    real_share=0.0,
 ):
-    """A network trained on `data` for about `minutes`, with a cosine learning rate from `lr`:
-    a new one, or `net` trained further with its batch norms frozen (finder_from_onnx)."""
+    """A network trained on `data` (and `real_share` of each batch from the `real` photos)
+    for `steps` steps, with a cosine learning rate from `lr`: a new one, or `net` trained
+    further with its batch norms frozen (finder_from_onnx). Steps, not time: the machine is
+    shared, and a training paused for another's measurement must end where it would have."""
     torch.manual_seed(seed)
     rng = random.Random(seed)
     frozen = []  # the batch norms of a network trained further, kept as they are
@@ -218,11 +292,10 @@ def train(
         frozen = [m for m in net.modules() if isinstance(m, nn.BatchNorm2d)]
     optimiser = torch.optim.AdamW(net.parameters(), lr=lr, weight_decay=1e-4)
     start = time.monotonic()
-    budget = minutes * 60
     step = 0
     smoothed = None
-    for x, truth in batches(data, batch_size, rng):
-        done = (time.monotonic() - start) / budget
+    for x, truth in batches(data, batch_size, rng, real=real, real_share=real_share):
+        done = step / steps
         if done >= 1:
             break
         for group in optimiser.param_groups:

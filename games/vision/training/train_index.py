@@ -34,9 +34,8 @@ def generate(svg_cards, photographed, count, seed, processes=2, far=0.0):
     return images, ranks, suits
 
 
-def fit(data, minutes, seed, width=16, batch_size=128, log=print, max_steps=None):
-    """The namer trained for `minutes` of wall clock, or `max_steps` steps if they come first
-    (the learning rate's cosine runs over whichever ends it)."""
+def fit(data, steps, seed, width=16, batch_size=128, log=print):
+    """The namer trained for `steps` steps (the learning rate's cosine runs over them)."""
     torch.manual_seed(seed)
     rng = np.random.default_rng(seed)
     images, ranks, suits = data
@@ -45,9 +44,7 @@ def fit(data, minutes, seed, width=16, batch_size=128, log=print, max_steps=None
     optimiser = torch.optim.AdamW(net.parameters(), lr=3e-3, weight_decay=5e-4)
     start, step, smoothed = time.monotonic(), 0, None
     while True:
-        done = (time.monotonic() - start) / (minutes * 60)
-        if max_steps:
-            done = max(done, step / max_steps)
+        done = step / steps
         if done >= 1:
             break
         pick = rng.integers(0, len(images), batch_size)
