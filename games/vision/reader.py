@@ -32,7 +32,13 @@ UNSURE_BELOW = 0.8  # a card read with less confidence is marked for the player 
 # The finder looks at the photo turned each of these quarter turns and its maps are averaged:
 # four looks cost four times the finder's time and find more (MODEL.md has the figures).
 TURNS = tuple(int(k) for k in os.environ.get("SCOREKEEPER_VISION_TURNS", "0,1,2,3").split(","))
-LARGE = 80  # indices mostly this many pixels long are read from the photo at half size
+# The finder knows indices from about 8 to 96 pixels long. The photo is looked at whole and
+# brought down to each of these shares of its size; each look keeps the indices of its own
+# band of lengths, in the photo's pixels (a card across the table is found in the photo as
+# it is, a hand held close to the lens, its indices a quarter of the photo's height, in the
+# photo brought down to a quarter). (how many times smaller, shortest, longest kept)
+SCALES = ((1, 0, 80), (2, 64, 160), (4, 128, math.inf))
+SMALLEST_LOOK = 64  # pixels: a look at a photo brought down smaller than this is not taken
 # Each index is named from five crops, (zoom, turn in degrees): as the finder places it, a
 # little further (its side 1.12 times as long), a little closer, and turned a little each
 # way; the answers are averaged.
@@ -131,18 +137,31 @@ def read_cards(data: bytes) -> list[CardReading]:
 
 
 def read_pixels(pixels: np.ndarray, scale: float = 1.0) -> list[CardReading]:
-    """The cards in an RGB uint8 array; boxes are multiplied by `scale`.
-
-    The finder knows indices up to about 90 pixels long: when those it sees are mostly
-    larger (a close-up), it looks again at the photo at half size and keeps that look."""
+    """The cards in an RGB uint8 array; boxes are multiplied by `scale`."""
     h, w, _ = pixels.shape
-    corners = corners_from_maps(run_model(pixels))
-    sizes = [max(c.box[2] - c.box[0], c.box[3] - c.box[1]) for c in corners if c.score >= 0.5]
-    if sizes and np.median(sizes) >= LARGE and min(h, w) >= 128:
-        half = np.asarray(Image.fromarray(pixels).reduce(2))
-        corners = [corner.scaled(2.0) for corner in corners_from_maps(run_model(half))]
-    corners = name_corners(pixels, corners)
+    corners = name_corners(pixels, find_corners(pixels))
     return cards_from_corners(corners, scale, (w * scale, h * scale))
+
+
+def find_corners(pixels: np.ndarray) -> list[Corner]:
+    """The corner indices of every size in the photo: the finder's looks at each of SCALES,
+    each keeping the indices of its band of lengths, one corner for each index."""
+    h, w, _ = pixels.shape
+    image = Image.fromarray(pixels)
+    corners = []
+    for factor, shortest, longest in SCALES:
+        if min(h, w) // factor < SMALLEST_LOOK:
+            continue
+        look = pixels if factor == 1 else np.asarray(image.reduce(factor))
+        for corner in corners_from_maps(run_model(look)):
+            corner = corner.scaled(float(factor)) if factor > 1 else corner
+            if shortest <= _length(corner) < longest:
+                corners.append(corner)
+    return _without_repeats(corners)
+
+
+def _length(corner):
+    return max(corner.box[2] - corner.box[0], corner.box[3] - corner.box[1])
 
 
 def run_model(pixels: np.ndarray, turns=None) -> np.ndarray:
