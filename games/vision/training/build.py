@@ -221,6 +221,9 @@ def main(argv=None):
         choices=("near", "far", "both"),
         help="rebuild that namer (or both) alone, beside the finder already at --output",
     )
+    parser.add_argument(
+        "--no-validate", action="store_true", help="skip the validation figures at the end"
+    )
     args = parser.parse_args(argv)
     random.seed(args.seed)
     # One thread each for the finder and the namer, which train side by side: on two cores,
@@ -379,7 +382,11 @@ def _find(photo):
 
 def validate(svg_cards, args, figures, started):
     """The models' synthetic figures (mixed photos, and whole deals when real faces are
-    given), read as the app reads, written to .vision-build/figures.json."""
+    given) and those on the real validation photos, read as the app reads, written to
+    .vision-build/figures.json."""
+    if args.no_validate:
+        print(json.dumps(figures, indent=2))
+        return
     validation = train.generate(
         svg_cards, args.photographed, 100, args.seed + 1000, size=(960, 720)
     )
