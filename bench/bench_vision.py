@@ -41,10 +41,11 @@ def bidly_labels(path: Path, width: int, height: int):
     return corners
 
 
-def matched(found, truth):
+def matched(found, truth, counts=None):
     """How many of the found cards are right: named as a labelled card, near one of its
-    labelled corners; each labelled card counted once."""
+    labelled corners; each labelled card counted once (or `counts[card]` times)."""
     free = {card: list(boxes) for card, boxes in truth.items()}
+    left = dict(counts or dict.fromkeys(truth, 1))
     right = 0
     for reading in sorted(found, key=lambda c: -c.confidence):
         boxes = free.get(reading.card)
@@ -60,7 +61,9 @@ def matched(found, truth):
         ]
         if near:
             right += 1
-            del free[reading.card]
+            left[reading.card] -= 1
+            if not left[reading.card]:
+                del free[reading.card]
     return right
 
 
@@ -118,6 +121,47 @@ def real_set(folder: Path, verbose=False):
     return rows
 
 
+def count_reading(what):
+    """A line in .vision-build/held-out-reads.log: a held-out set read, with which models."""
+    log = ROOT / ".vision-build/held-out-reads.log"
+    log.parent.mkdir(exist_ok=True)
+    with log.open("a") as out:
+        out.write(f"{time.strftime('%Y-%m-%d %H:%M:%S')} {what}\n")
+
+
+def held_out_sets(folder: Path, verbose=False):
+    """CardCounterML's held-out photos (games/vision/training/real_held_out.txt), read as the
+    app reads a file: (photos of one hand, of 1 to real.ONE_HAND cards; the rest). Each
+    reading is counted in .vision-build/held-out-reads.log: they are read to measure, never
+    to choose, and MODEL.md says how often they were."""
+    from games.vision.training import real
+
+    kept = real.originals(folder)
+    one_hand, rest = [], []
+    for name in real.read_list(real.HELD_OUT):
+        photo = kept[name]
+        indices = real.labels_of(photo)
+        counts = real.cards_in(indices)
+        truth = {}
+        for index in indices:
+            truth.setdefault(index.card, []).append(index.box)
+        data = photo.read_bytes()
+        start = time.perf_counter()
+        found = read_cards(data)
+        seconds = time.perf_counter() - start
+        right = matched(found, truth, counts)
+        labelled = sum(counts.values())
+        (one_hand if 1 <= labelled <= real.ONE_HAND else rest).append(
+            (right, len(found), labelled, seconds)
+        )
+        if verbose:
+            names = Counter(c.card for c in found)
+            missed = " ".join(sorted((counts - names).elements())) or "none"
+            extra = " ".join(sorted((names - counts).elements())) or "none"
+            print(f"  {name}: {right}/{labelled} right, missed {missed}, extra {extra}")
+    return one_hand, rest
+
+
 def synthetic_set(count, seed, photographed=None, deals=False, card_size=None):
     """Photos composed like the training ones, but from other seeds; not the measure. With
     `deals`, whole deals of 1200x1200 (up to four hands of one deck), their cards `card_size`
@@ -154,6 +198,9 @@ def synthetic_set(count, seed, photographed=None, deals=False, card_size=None):
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--real", type=Path, action="append", default=[], help="labelled folder")
+    parser.add_argument(
+        "--held-out", type=Path, help="the CardCounterML folder: its held-out photos are read"
+    )
     parser.add_argument("--synthetic", type=int, default=0, help="synthetic photos to read")
     parser.add_argument("--deals", type=int, default=0, help="synthetic whole deals to read")
     parser.add_argument(
@@ -172,15 +219,23 @@ def main(argv=None):
     parser.add_argument("--seed", type=int, default=20261124)
     parser.add_argument("--verbose", action="store_true", help="each photo's misses")
     args = parser.parse_args(argv)
-    if not (args.real or args.synthetic or args.deals or args.small_deals):
+    if not (args.real or args.held_out or args.synthetic or args.deals or args.small_deals):
         parser.error(
-            "give --real FOLDER (bidly's test-deals), --synthetic N, --deals N or --small-deals N"
+            "give --real FOLDER (bidly's test-deals), --held-out FOLDER (CardCounterML), "
+            "--synthetic N, --deals N or --small-deals N"
         )
     if args.finder or args.namers:
         reader.use_models(args.finder or reader.MODEL_PATH, args.namers or reader.NAMERS)
     read_cards(_warm_up_photo())
+    models = " ".join(str(p) for p in (args.finder or reader.MODEL_PATH, *reader._namers))
     for folder in args.real:
+        count_reading(f"bidly {folder.name} with {models}")
         report(f"real: {folder.name}", real_set(folder, args.verbose))
+    if args.held_out:
+        count_reading(f"CardCounterML held out with {models}")
+        one_hand, rest = held_out_sets(args.held_out, args.verbose)
+        report("real held out: photos of one hand (1-13 cards)", one_hand)
+        report("real held out: the rest (more cards, or none)", rest)
     if args.synthetic:
         rows = synthetic_set(args.synthetic, args.seed, args.photographed)
         if rows:
