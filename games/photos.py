@@ -22,9 +22,9 @@ class PhotoReading:
     note: str
 
 
-def read_hand_photo(data: bytes, kind, rules) -> PhotoReading:
-    """The cards of a photo of a hand of this game. Raises vision.PhotoError, whose message
-    says what is wrong with the file, for the page."""
+def read_hand_photo(data: bytes, kind, rules, round_number: int) -> PhotoReading:
+    """The cards of a photo of a hand of this game, in this round. Raises vision.PhotoError,
+    whose message says what is wrong with the file, for the page."""
     found = vision.read_cards(data)
     doubtful = set(vision.unsure(found))
     deck = {str(card) for card in kind.deck(rules)}
@@ -40,17 +40,36 @@ def read_hand_photo(data: bytes, kind, rules) -> PhotoReading:
         cards.append(card)
         if reading in doubtful:
             unsure.append((card, vision.check_words(reading)))
-    return PhotoReading(tuple(cards), tuple(unsure), _note(len(cards), len(unsure), others))
+    holds = _holds(kind, rules, round_number)
+    note = _note(len(cards), len(unsure), others, holds)
+    return PhotoReading(tuple(cards), tuple(unsure), note)
 
 
-def _note(count: int, unsure: int, others: int) -> str:
-    """The line the panel shows over a reading."""
+def _holds(kind, rules, round_number: int) -> tuple[int, ...]:
+    """Every count of cards a hand may hold this round, however it ended (a Gin hand 10, or
+    11 for Big Gin)."""
+    counts = {n for outcome, _ in kind.outcomes(rules) for n in kind.holds(round_number, outcome)}
+    return tuple(sorted(counts))
+
+
+def _note(count: int, unsure: int, others: int, holds: tuple[int, ...]) -> str:
+    """The line the panel shows over a reading: how many cards the photo showed against how
+    many the hand holds, so that a card the photo missed is seen before Save."""
+    of = " or ".join(str(n) for n in holds)
     if not count:
         said = "No cards were found in this photo: lay the hand face up so each corner shows."
+    elif count in holds:
+        said = f"Found {count} of the {of} cards this hand holds."
+    elif count < holds[0]:
+        missing = holds[0] - count
+        said = (
+            f"Found {count} of the {of} cards this hand holds: {_cards(missing)} missing. "
+            "Add what is missing below, or take the photo again with each corner showing."
+        )
     else:
-        said = f"Read {_cards(count)} from the photo."
-        if unsure:
-            said += f" Check the {_cards(unsure, 'marked card')} against the table."
+        said = f"Found {count} cards, but this hand holds {of}: take out any that is not in it."
+    if count and unsure:
+        said += f" Check the {_cards(unsure, 'marked card')} against the table."
     if others:
         said += f" Left out: {_cards(others, 'printed joker')} (this game plays without them)."
     return said + " Nothing is saved until you tap Save."

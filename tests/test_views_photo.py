@@ -64,6 +64,52 @@ def test_the_cards_of_a_photo_come_back_for_the_panel_unsaved(signed_in, rummy):
     assert not Hand.objects.exists()
 
 
+def readings(*cards):
+    return [vision.CardReading(card, 0.99, (0, 0, 10, 20), "2C", 0.0) for card in cards]
+
+
+@pytest.mark.parametrize(
+    "cards, said",
+    [
+        ("AS KS QS JS 10S 9S 8S 7S 6S 5S 4S 3S 2S", "Found 13 of the 13 cards this hand holds."),
+        (
+            "AS KS QS JS 10S 9S 8S 7S 6S 5S 4S",
+            "Found 11 of the 13 cards this hand holds: 2 cards missing. Add what is missing",
+        ),
+        (
+            "AS KS QS JS 10S 9S 8S 7S 6S 5S 4S 3S 2S AH",
+            "Found 14 cards, but this hand holds 13: take out any that is not in it.",
+        ),
+    ],
+    ids=["all", "two-missing", "one-too-many"],
+)
+def test_a_reading_says_how_many_cards_it_found_of_those_the_hand_holds(
+    signed_in, rummy, monkeypatch, cards, said
+):
+    monkeypatch.setattr(vision, "read_cards", lambda data: readings(*cards.split()))
+    response = send(signed_in, rummy, seats(rummy)[0], fixture("hand.jpg"))
+    assert response.status_code == 200
+    assert said in response.content.decode()
+
+
+def test_the_count_follows_the_round_and_the_game(signed_in, member, make_game, monkeypatch):
+    monkeypatch.setattr(vision, "read_cards", lambda data: readings("7H", "8H", "9H"))
+    thirteen = make_game(member, names=("Ann", "Bob"))  # Three Thirteen: 3 cards in round 1
+    text = send(signed_in, thirteen, seats(thirteen)[0], b"photo").content.decode()
+    assert "Found 3 of the 3 cards this hand holds." in text
+    gin = make_game(member, kind="gin", names=("Ann", "Bob"))  # 10, or 11 for Big Gin
+    text = send(signed_in, gin, seats(gin)[0], b"photo").content.decode()
+    assert "Found 3 of the 10 or 11 cards this hand holds: 7 cards missing." in text
+
+
+def test_the_photo_control_says_how_to_take_a_photo_that_reads(signed_in, rummy):
+    page = signed_in.get(f"/games/{rummy.pk}/rounds/1/").content.decode()
+    seat = seats(rummy)[0]
+    help_id = f"photo-help-{seat.pk}"
+    assert f'id="{help_id}">Fan or spread the cards so each corner shows.</p>' in page
+    assert page.count(f'aria-describedby="{help_id}"') == 2  # the button and the file input
+
+
 def test_without_javascript_the_round_page_shows_the_panel_holding_the_photos_cards(
     signed_in, rummy
 ):

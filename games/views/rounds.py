@@ -205,7 +205,9 @@ def _hand_photo(request: TableRequest, game_id, number, seat_id):
             problem = "Choose a photo of the hand first."
         else:
             try:
-                reading = read_hand_photo(upload.read(), game.kind_def, game.engine_rules)
+                reading = read_hand_photo(
+                    upload.read(), game.kind_def, game.engine_rules, round_.number
+                )
             except vision.PhotoError as refusal:
                 problem = refusal.message
     status = 422 if problem else 200
