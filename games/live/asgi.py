@@ -11,8 +11,10 @@ import asyncio
 import contextlib
 import os
 import signal
+import threading
 
 from a2wsgi import WSGIMiddleware
+from django.db import connections
 
 from .hub import Hub
 from .streams import HOLDER, Holder
@@ -22,6 +24,7 @@ THREADS = int(os.environ.get("WEB_THREADS", "4"))
 
 class LiveApplication:
     def __init__(self, wsgi_app, threads: int = THREADS):
+        self.threads = threads
         self.pages = WSGIMiddleware(wsgi_app, workers=threads)
         self.hub = Hub()
 
@@ -46,12 +49,29 @@ class LiveApplication:
         while True:
             message = await receive()
             if message["type"] == "lifespan.startup":
-                self.on_stop(asyncio.get_running_loop())
+                self.loop = asyncio.get_running_loop()
+                self.on_stop(self.loop)
                 await send({"type": "lifespan.startup.complete"})
             elif message["type"] == "lifespan.shutdown":
                 self.hub.drain()
+                await asyncio.get_running_loop().run_in_executor(None, self.close)
                 await send({"type": "lifespan.shutdown.complete"})
                 return
+
+    def close(self) -> None:
+        """Stopped: each thread closes its database connections (one task on each thread: none
+        returns before all have started), and the threads end."""
+        self.hub.close()
+        all_there = threading.Barrier(self.threads)
+
+        def close_own():
+            connections.close_all()
+            all_there.wait(timeout=10)
+
+        executor = self.pages.executor
+        for closing in [executor.submit(close_own) for _ in range(self.threads)]:
+            closing.result()
+        executor.shutdown(wait=True)
 
     def on_stop(self, loop) -> None:
         """When the server is told to stop, close the streams at once rather than wait for

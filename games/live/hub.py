@@ -81,6 +81,19 @@ class Hub:
         if self.task is None or self.task.done():
             follow = self.listen if connection.vendor == "postgresql" else self.watch
             self.task = asyncio.ensure_future(follow())
+        if connection.vendor == "postgresql":
+            # A change notified between the view's read and now was told to no one: look once.
+            asyncio.ensure_future(self.look(stream.topic))
+
+    async def look(self, topic: Topic) -> None:
+        """Read the state of a topic followed here, and tell its streams if it moved."""
+        if topic not in self.topics:
+            return
+        page, pk = topic
+        games, nights = ([pk], []) if page == "game" else ([], [pk])
+        token = (await self.run(_states, games, nights)).get(topic)
+        if token is not None:
+            await self.tell(topic, token)
 
     def leave(self, stream: Stream) -> None:
         streams = self.topics.get(stream.topic)
@@ -88,6 +101,14 @@ class Hub:
             streams.discard(stream)
             if not streams:
                 del self.topics[stream.topic]
+        if not self.topics and self.task is not None:
+            self.task.cancel()  # nothing to follow: no query, no LISTEN connection held
+            self.task = None
+
+    def close(self) -> None:
+        """The server has stopped: its database connection is closed."""
+        self.db.submit(lambda: connection.close()).result()
+        self.db.shutdown()
 
     def drain(self) -> None:
         """The server is stopping: close every stream (its phone opens it again elsewhere)."""
@@ -172,10 +193,10 @@ class Hub:
         kind, numbers = said
         if kind == "g" and len(numbers) == 3:
             game, night, version = numbers
-            await self.tell(("game", game), str(version))
-            await self.tell(("night", night), None)
+            await self.tell(("game", game), game_token(version))
+            await self.look(("night", night))
         elif kind == "n" and len(numbers) == 1:
-            await self.tell(("night", numbers[0]), None)
+            await self.look(("night", numbers[0]))
         elif kind == "m" and len(numbers) == 1:
             for topic, streams in list(self.topics.items()):
                 if any(stream.group_id == numbers[0] for stream in streams):

@@ -108,10 +108,15 @@
     }
   }
 
+  // How the page follows the table now, for whoever looks (tests, a curious developer).
+  const following = (how) => {
+    hook.dataset.liveState = how;
+  };
   // No word from the stream: ask the live URL every 2 seconds until there is.
   const fallBack = () => {
     if (polling) return;
     polling = true;
+    following("polling");
     ask();
   };
   const expect = (wait) => {
@@ -128,6 +133,7 @@
     hook.addEventListener("htmx:sseMessage", (event) => {
       const wasPolling = polling;
       polling = false;
+      following("stream");
       expect(QUIET);
       if (event.detail.type === "ping") {
         if (wasPolling) pause();
@@ -143,6 +149,7 @@
     polling = false;
     expect(FIRST_EVENT);
   } else {
+    following("polling");
     schedule(EVERY);
   }
 
