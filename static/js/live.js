@@ -1,7 +1,15 @@
-// Follows the table from other phones. A page that can (marked [data-live-url]) asks its live
-// URL every 2 seconds with the ETag of what it shows: an unchanged table answers 304, a changed
-// one what changed, swapped in here. Polling pauses while the tab is hidden or the phone offline,
-// asks at once when it is back, and waits longer after each failed poll.
+// Follows the table from other phones. A page that can (marked [data-live-url]) holds a stream
+// of server-sent events ([data-live-stream], through htmx's SSE extension) that says when its
+// table changed; it then asks its live URL once with the ETag of what it shows, and swaps in
+// what changed. An unchanged table answers 304.
+//
+// Where no stream can be held (no EventSource, a server that holds none and answers 204, a
+// proxy that buffers the events) the page asks its live URL every 2 seconds instead, as long
+// as no event comes: it falls back by itself, and goes back to the stream when events come
+// again. A stream that drops (sleep, a network change, a stopped worker) is opened again by
+// the browser; its first event is the table's state, so the page catches up by asking once.
+// Asking pauses while the tab is hidden or the phone offline, asks at once when it is back,
+// and waits longer after each failed ask.
 //
 // How the live answer and the rest of the page (static/js/entry.js, htmx) share it:
 // - Only elements marked [data-live] with an id are swapped, each replaced by the answer's
@@ -19,12 +27,17 @@
   const hook = document.querySelector("[data-live-url]");
   if (!hook || !window.fetch) return;
 
-  const EVERY = 2000;
+  const EVERY = 2000; // between two asks while there is no stream
+  const FIRST_EVENT = 4000; // a stream that says nothing this long after the page opened is held up
+  const QUIET = 40000; // a stream pings every 15 s: silent this long, it is lost
   const LONGEST_WAIT = 30000;
   const url = hook.dataset.liveUrl;
   let etag = hook.dataset.liveEtag || "";
   let timer = null;
+  let watchdog = null;
+  let polling = true; // until the stream's first event
   let asking = false;
+  let again = false; // word of a change came while asking
   let failures = 0;
   let ownRequests = 0; // htmx requests of this phone, ended since the page loaded
   let ownUnderWay = 0;
@@ -40,9 +53,14 @@
 
   async function ask() {
     pause();
-    if (asking || document.hidden) return;
+    if (document.hidden) return;
+    if (asking) {
+      again = true;
+      return;
+    }
     asking = true;
-    let wait = EVERY;
+    again = false;
+    let wait = polling ? EVERY : null;
     const ownBefore = ownRequests;
     try {
       const response = await fetch(url, {
@@ -69,7 +87,8 @@
     } finally {
       asking = false;
     }
-    schedule(wait);
+    if (again) wait = 0;
+    if (wait !== null) schedule(wait);
   }
 
   function apply(html) {
@@ -89,6 +108,51 @@
     }
   }
 
+  // How the page follows the table now, for whoever looks (tests, a curious developer).
+  const following = (how) => {
+    hook.dataset.liveState = how;
+  };
+  // No word from the stream: ask the live URL every 2 seconds until there is.
+  const fallBack = () => {
+    if (polling) return;
+    polling = true;
+    following("polling");
+    ask();
+  };
+  const expect = (wait) => {
+    clearTimeout(watchdog);
+    watchdog = setTimeout(fallBack, wait);
+  };
+
+  const stream = hook.dataset.liveStream;
+  if (stream && window.EventSource) {
+    hook.setAttribute("hx-ext", "sse");
+    hook.setAttribute("sse-connect", stream);
+    hook.setAttribute("sse-close", "end");
+    hook.setAttribute("hx-trigger", "sse:version, sse:ping, sse:end");
+    hook.addEventListener("htmx:sseMessage", (event) => {
+      const wasPolling = polling;
+      polling = false;
+      following("stream");
+      expect(QUIET);
+      if (event.detail.type === "ping") {
+        if (wasPolling) pause();
+        return;
+      }
+      ask(); // a change, the state on (re)opening, or the end of this phone's access
+    });
+    hook.addEventListener("htmx:sseError", () => {
+      // Refused (204: no stream here), or the network failed: ask the URL meanwhile.
+      if (!polling) fallBack();
+    });
+    htmx.process(hook);
+    polling = false;
+    expect(FIRST_EVENT);
+  } else {
+    following("polling");
+    schedule(EVERY);
+  }
+
   document.addEventListener("htmx:beforeRequest", () => (ownUnderWay += 1));
   document.addEventListener("htmx:afterRequest", () => {
     ownUnderWay = Math.max(0, ownUnderWay - 1);
@@ -98,5 +162,4 @@
   window.addEventListener("online", () => ask());
   window.addEventListener("offline", pause);
   window.addEventListener("pageshow", (event) => event.persisted && ask());
-  schedule(EVERY);
 })();
