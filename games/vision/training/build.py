@@ -81,7 +81,10 @@ def build_namer(svg_cards, photographed, args, which, cores=1):
             validation = real.load(args.real, real.read_list(real.VALIDATION))
             real_held_out = real.index_crops(validation, 1600, seed + 3000, far)
         log(f"  done in {time.monotonic() - started:.0f} s; training {steps} steps")
-        namer, steps = train_index.fit(crops, steps, seed, args.index_width, log=log)
+        further = {}
+        if args.namer_further:  # the namer at its output, trained further at a lower rate
+            further = {"net": train_index.namer_from_onnx(output, args.index_width), "lr": 1e-3}
+        namer, steps = train_index.fit(crops, steps, seed, args.index_width, log=log, **further)
         train_index.export(namer, output)
         log(f"exported {output}")
     if args.real:
@@ -220,6 +223,11 @@ def main(argv=None):
         "--namer-only",
         choices=("near", "far", "both"),
         help="rebuild that namer (or both) alone, beside the finder already at --output",
+    )
+    parser.add_argument(
+        "--namer-further",
+        action="store_true",
+        help="with --namer-only: train the namers at their outputs further (from 1e-3)",
     )
     parser.add_argument(
         "--no-validate", action="store_true", help="skip the validation figures at the end"

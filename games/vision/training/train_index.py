@@ -34,14 +34,20 @@ def generate(svg_cards, photographed, count, seed, processes=2, far=0.0):
     return images, ranks, suits
 
 
-def fit(data, steps, seed, width=16, batch_size=128, log=print):
-    """The namer trained for `steps` steps (the learning rate's cosine runs over them)."""
+def fit(data, steps, seed, width=16, batch_size=128, log=print, net=None, lr=3e-3):
+    """The namer trained for `steps` steps (the learning rate's cosine from `lr` runs over
+    them): a new one, or `net` trained further with its batch norms frozen
+    (namer_from_onnx)."""
     torch.manual_seed(seed)
     rng = np.random.default_rng(seed)
     images, ranks, suits = data
     x_all = torch.from_numpy(images).permute(0, 3, 1, 2).contiguous()
-    net = IndexNet(width)
-    optimiser = torch.optim.AdamW(net.parameters(), lr=3e-3, weight_decay=5e-4)
+    frozen = []
+    if net is None:
+        net = IndexNet(width)
+    else:
+        frozen = [m for m in net.modules() if isinstance(m, nn.BatchNorm2d)]
+    optimiser = torch.optim.AdamW(net.parameters(), lr=lr, weight_decay=5e-4)
     start, step, smoothed = time.monotonic(), 0, None
     while True:
         done = step / steps
@@ -50,8 +56,10 @@ def fit(data, steps, seed, width=16, batch_size=128, log=print):
         pick = rng.integers(0, len(images), batch_size)
         x = x_all[pick].float() / 255.0 - 0.5
         for group in optimiser.param_groups:
-            group["lr"] = 3e-3 * min(1.0, step / 100) * 0.5 * (1 + math.cos(math.pi * done))
+            group["lr"] = lr * min(1.0, step / 100) * 0.5 * (1 + math.cos(math.pi * done))
         net.train()
+        for norm in frozen:
+            norm.eval()
         rank_logit, suit_logit = net(x)
         loss = nn.functional.cross_entropy(rank_logit, torch.from_numpy(ranks[pick]))
         suit_truth = torch.from_numpy(suits[pick])
@@ -89,3 +97,44 @@ def export(net, path: Path):
         opset_version=17,
         dynamo=False,
     )
+
+
+def namer_from_onnx(path: Path, width=16) -> IndexNet:
+    """The namer an ONNX file holds, as an IndexNet to train further: as train.finder_from_onnx
+    does for the finder, the convolutions take the folded weights and the batch norms become
+    the identity plus the folded bias (kept frozen). Checked: it gives the file's answers."""
+    import onnx
+    import onnxruntime
+    from onnx import numpy_helper
+
+    model = onnx.load(str(path))
+    weights = {i.name: numpy_helper.to_array(i) for i in model.graph.initializer}
+    convs = [
+        [weights[n] for n in node.input[1:]] for node in model.graph.node if node.op_type == "Conv"
+    ]
+    net = IndexNet(width).eval()
+    layers = [m for m in net.body.modules() if isinstance(m, nn.Sequential) and len(m) == 3]
+    if len(layers) != len(convs):
+        raise ValueError(f"{path} has {len(convs)} convolutions, the namer {len(layers)}")
+    with torch.no_grad():
+        for (conv, norm, _), (weight, bias) in zip(layers, convs, strict=True):
+            conv.weight.copy_(torch.tensor(weight))
+            norm.weight.fill_(1.0)
+            norm.bias.copy_(torch.tensor(bias))
+            norm.running_mean.zero_()
+            norm.running_var.fill_(1.0 - norm.eps)
+        for head in (net.rank, net.suit):
+            head.weight.copy_(
+                torch.tensor(weights[f"net.{'rank' if head is net.rank else 'suit'}.weight"])
+            )
+            head.bias.copy_(
+                torch.tensor(weights[f"net.{'rank' if head is net.rank else 'suit'}.bias"])
+            )
+    crops = np.random.default_rng(0).integers(0, 256, (8, 3, CROP, CROP), dtype=np.uint8)
+    session = onnxruntime.InferenceSession(str(path), providers=["CPUExecutionProvider"])
+    want = session.run(None, {"crops": crops})[0]
+    with torch.no_grad():
+        got = ExportedIndex(net.eval())(torch.from_numpy(crops)).numpy()
+    if not np.allclose(got, want, atol=1e-4):
+        raise ValueError(f"{path} read back differs by {np.abs(got - want).max():.5f}")
+    return net
