@@ -19,8 +19,9 @@
 // - [data-live-key]: when the answer's part has the same key as the shown one, it is left as it
 //   is. [data-live-reload]: when its key changes (a game finished or reopened elsewhere), the
 //   page is drawn again; drafts are kept on the phone.
-// - An answer drawn while this phone had an htmx request of its own under way (a save) may be
-//   older than what that request shows: it is dropped and asked again.
+// - An answer drawn while this phone had a post of its own under way (a save) may be older than
+//   what that post shows: it is dropped and asked again; word of a change that comes while a
+//   post is under way is asked about once the post is answered.
 // - A hand's line swapped in as saved closes that hand's panel (entry.js), unless the hand is
 //   being entered on this phone (a draft, chosen cards, a save under way).
 (() => {
@@ -54,8 +55,8 @@
   async function ask() {
     pause();
     if (document.hidden) return;
-    if (asking) {
-      again = true;
+    if (asking || ownUnderWay) {
+      again = true; // after this phone's own request (its save), whose answer the change may be
       return;
     }
     asking = true;
@@ -145,7 +146,7 @@
       // Refused (204: no stream here), or the network failed: ask the URL meanwhile.
       if (!polling) fallBack();
     });
-    htmx.process(hook);
+    // htmx reads these attributes when it processes the page, after this deferred script.
     polling = false;
     expect(FIRST_EVENT);
   } else {
@@ -153,10 +154,17 @@
     schedule(EVERY);
   }
 
-  document.addEventListener("htmx:beforeRequest", () => (ownUnderWay += 1));
-  document.addEventListener("htmx:afterRequest", () => {
+  // Only this phone's own posts (a save, an undo) can make the table newer than an answer
+  // drawn meanwhile; its reads (the summary asked again after a save) cannot.
+  const posts = (event) => event.detail.requestConfig?.verb !== "get";
+  document.addEventListener("htmx:beforeRequest", (event) => {
+    if (posts(event)) ownUnderWay += 1;
+  });
+  document.addEventListener("htmx:afterRequest", (event) => {
+    if (!posts(event)) return;
     ownUnderWay = Math.max(0, ownUnderWay - 1);
     ownRequests += 1;
+    if (again && !ownUnderWay && !asking) ask();
   });
   document.addEventListener("visibilitychange", () => (document.hidden ? pause() : ask()));
   window.addEventListener("online", () => ask());
