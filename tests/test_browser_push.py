@@ -65,6 +65,8 @@ def test_a_save_shows_on_the_other_two_phones_from_their_streams_without_polling
         assert requests.count("GET", "/live/") == 0
 
         enter_hand(ann, "Cid", "KS QD 2C")  # 22 points, no meld
+        # The saving phone's summary comes with its own stream's word, not asked a second time.
+        expect(ann.locator("#round-status")).to_contain_text("Still to enter: Ann, Bob.")
         for page in (bob, cid):
             line = panel_for(page, "Cid").locator("summary")
             expect(line).to_contain_text("Cards left · 22")

@@ -166,6 +166,18 @@
     ownRequests += 1;
     if (again && !ownUnderWay && !asking) ask();
   });
+  // With a stream, the word of this phone's own save brings the round's summary like any
+  // other change: the summary is not asked for a second time. Should that word not come within
+  // WORD_AFTER_SAVE, the page asks.
+  const WORD_AFTER_SAVE = 2000;
+  let lastWord = 0;
+  hook.addEventListener("htmx:sseMessage", () => (lastWord = Date.now()));
+  document.addEventListener("htmx:confirm", (event) => {
+    if (polling || event.detail.elt.id !== "round-status") return;
+    event.preventDefault();
+    const asked = Date.now();
+    setTimeout(() => lastWord < asked && ask(), WORD_AFTER_SAVE);
+  });
   document.addEventListener("visibilitychange", () => (document.hidden ? pause() : ask()));
   window.addEventListener("online", () => ask());
   window.addEventListener("offline", pause);
