@@ -5,15 +5,16 @@ The tables are made through HTTP only, as people make them: a player signs up an
 game of 13-card Rummy for five; the other four phones join it by its guest link. Each phone
 sends what the round page sends in Chromium (read from Chromium's own requests, two phones at a
 table: the page, its stream, one ask of the live URL each time the stream speaks, a scoring
-request once taps pause, the save, the summary asked again after it):
+request once taps pause, the save):
 - it loads its round page, opens the game's stream (`Accept: text/event-stream`, held open,
   opened again a second after it drops) and, each time the stream tells a version, asks the
   round's live URL once with the ETag it last saw (If-None-Match);
 - every ~20 s taps its hand (13 cards, 150 ms apart), which sends one scoring request once the
-  taps pause (250 ms), saves it a second later (POST with the version it has), and asks the
-  round's summary again when the save says so (HX-Trigger).
+  taps pause (250 ms), and saves it a second later (POST with the version it has); its own
+  stream's word then brings the round's summary.
 With --poll the phone does what the page before the stream did: no stream, the live URL asked
-every 2 s. With --per-tap a scoring request on every tap (13 a hand), as before issue 18.
+every 2 s, and the round's summary asked again after each save (HX-Trigger). With --per-tap a
+scoring request on every tap (13 a hand), as before issue 18.
 
 For each step it prints the requests a second, p50 and p95 of each kind of request, errors
 (5xx, refused connections, answers over 10 s), the server's CPU time per request (of
@@ -104,9 +105,9 @@ class Client:
         data = ("\r\n".join(lines) + "\r\n\r\n").encode() + body
         idle = [] if idle is None else idle  # the phone's open connections not in use
         start = time.perf_counter()
-        for attempt in range(2):  # a kept connection the server closed meanwhile: once more
-            try:
-                if idle:
+        for attempt in range(2):  # a kept connection the server closed meanwhile: once more,
+            try:  # on a new one, as a browser does
+                if idle and not attempt:
                     reader, writer = idle.pop()
                 else:
                     reader, writer = await asyncio.wait_for(
@@ -359,7 +360,7 @@ async def follow(phone: Phone, tally: Tally, stop: float) -> None:
         await asyncio.sleep(RETRY)
 
 
-async def enter_hand(phone: Phone, tally: Tally, rng: random.Random, per_tap: bool) -> None:
+async def enter_hand(phone: Phone, tally: Tally, rng: random.Random, per_tap: bool, push) -> None:
     """Tap 13 cards 150 ms apart, let the page score them, save, and ask the summary again."""
     cards = rng.sample(phone.cards, 13)
     tasks = []
@@ -390,7 +391,8 @@ async def enter_hand(phone: Phone, tally: Tally, rng: random.Random, per_tap: bo
             tally.saves += 1
     elif version:
         phone.version = int(version.group(1))
-    if "round-changed" in answer.headers.get("hx-trigger", [""])[0]:
+    if "round-changed" in answer.headers.get("hx-trigger", [""])[0] and not push:
+        # With its stream, the page asks its live URL at the stream's word instead.
         summary = await phone.get(phone.round_url, **{"HX-Request": "true"})
         tally.count("summary", summary)
 
@@ -407,7 +409,7 @@ async def run_phone(phone, tally, stop, rng, per_tap, push=True) -> None:
     while time.perf_counter() < stop:
         started = time.perf_counter()
         if started >= next_save and (saving is None or saving.done()):
-            saving = asyncio.create_task(enter_hand(phone, tally, rng, per_tap))
+            saving = asyncio.create_task(enter_hand(phone, tally, rng, per_tap, push))
             next_save = started + rng.uniform(0.75 * SAVE_EVERY, 1.25 * SAVE_EVERY)
         if not push:
             await ask(phone, tally)
