@@ -194,7 +194,8 @@ class Phone:
     def show(self, page: str, seat_index: int) -> None:
         """What the round page tells the phone: its live URL and ETag, its hand's form."""
         self.live_url = re.search(r'data-live-url="([^"]+)"', page).group(1)
-        self.stream_url = re.search(r'data-live-stream="([^"]+)"', page).group(1)
+        stream = re.search(r'data-live-stream="([^"]+)"', page)  # none before the stream
+        self.stream_url = stream.group(1) if stream else ""
         self.etag = re.search(r'data-live-etag="([^"]+)"', page).group(1).replace("&quot;", '"')
         self.hand_url = re.findall(r'<form method="post" action="([^"]+/seats/\d+/)"', page)[
             seat_index
