@@ -103,7 +103,8 @@ def round_context(round_: Round, panels=None) -> dict:
     return round_status(round_, table) | {
         "panels": built,
         "outcomes": game.kind_def.outcomes(game.engine_rules),
-        "changes": round_changes_list(round_),
+        "changes": (changes := list(round_changes_list(round_))),
+        "changes_count": len(changes),
         "is_last_known": is_last_known(round_),
     }
 
@@ -130,11 +131,12 @@ class RoundState:
     report: ShownReport | None  # the round's report, where its hands are scored together (Gin)
     is_last_known: bool
     saves: list[tuple[int, int]]  # (seat, the game version its latest save or undo made)
+    changes_count: int  # saves and undos, for "Changes (n)"
 
 
 def round_state(game_id: int, number: int) -> RoundState:
-    """The round (404 if there is none) as its game's current version left it, in three
-    queries: the round with its game, its seats and hands, its changes."""
+    """The round (404 if there is none) as its game's current version left it, in four
+    queries: the round with its game, its seats and hands, its changes and how many."""
     later = Round.objects.filter(game_id=OuterRef("game_id"), number__gt=OuterRef("number"))
     round_ = get_object_or_404(
         Round.objects.select_related("game__night", "dealer__player").annotate(later=Exists(later)),
@@ -159,6 +161,7 @@ def round_state(game_id: int, number: int) -> RoundState:
         round_report(round_, table),
         not round_.later,
         [(change.seat_id, change.game_version) for change in changes],
+        of_round.count(),
     )
 
 
@@ -210,6 +213,7 @@ def round_changes(state: RoundState, since: int | None) -> dict:
     return round_status(round_, table, state.last_save, state.report) | {
         "panels": panels,
         "is_last_known": state.is_last_known,
+        "changes_count": state.changes_count,
     }
 
 

@@ -119,3 +119,26 @@ def test_a_phone_without_eventsource_asks_every_two_seconds_instead(table, push_
     cid.clock.run_for(2_000)
     expect(panel_for(cid, "Cid").locator("summary")).to_contain_text("Cards left · 22")
     assert push_server.streams() == 1  # Ann's phone's, not Cid's
+
+
+def test_changes_of_a_three_thirteen_round_are_counted_on_both_phones(table, push_server):
+    game, (ann, bob, _) = table
+    assert game.kind == "three-thirteen"
+    round_url = f"/games/{game.pk}/rounds/1/"
+    ann.goto(round_url)
+    bob.goto(round_url)
+    following_by_stream(bob)
+    for page in (ann, bob):
+        expect(page.locator("#round-history")).to_be_hidden()  # nothing saved yet
+
+    enter_hand(ann, "Cid", "KS QD 2C")
+    for page in (ann, bob):
+        expect(page.get_by_text("Changes (1)")).to_be_visible()
+    bob.locator("#round-changes summary").click()  # Bob reads the changes as they come
+    expect(bob.locator("#round-changes-list li")).to_have_count(1)
+
+    enter_hand(ann, "Ann", "5H 6H 7H")
+    save_from_another_phone(game, "Bob", Entry(CARDS, "9S 9D 8C"))
+    for page in (ann, bob):
+        expect(page.get_by_text("Changes (3)")).to_be_visible()
+    expect(bob.locator("#round-changes-list li")).to_have_count(3)

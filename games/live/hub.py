@@ -8,7 +8,7 @@ import logging
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 
-from django.db import close_old_connections, connection
+from django.db import DatabaseError, close_old_connections, connection
 from django.db.models import Count, Sum
 
 from ..access.streams import StreamGrant, still_allowed
@@ -91,7 +91,11 @@ class Hub:
             return
         page, pk = topic
         games, nights = ([pk], []) if page == "game" else ([], [pk])
-        token = (await self.run(_states, games, nights)).get(topic)
+        try:
+            token = (await self.run(_states, games, nights)).get(topic)
+        except DatabaseError:  # out of reach: the next change tells
+            log.warning("live: reading %s failed", topic, exc_info=True)
+            return
         if token is not None:
             await self.tell(topic, token)
 
@@ -126,7 +130,11 @@ class Hub:
         if not streams:
             return
         grants = {stream.grant for stream in streams}
-        allowed = await self.run(still_allowed, topic[0], topic[1], grants)
+        try:
+            allowed = await self.run(still_allowed, topic[0], topic[1], grants)
+        except DatabaseError:  # the database out of reach: nothing told; the next change tells
+            log.warning("live: checking who may follow %s failed", topic, exc_info=True)
+            return
         for stream in streams:
             if stream.grant not in allowed:
                 stream.ended = True
@@ -241,12 +249,14 @@ def _connection_params() -> dict:
 
 
 def _in_thread(work, args):
+    """Run `work` on the hub's connection; once more on a new one if that connection was lost
+    (the database restarted)."""
     close_old_connections()
     try:
         return work(*args)
-    except Exception:
-        connection.close_if_unusable_or_obsolete()
-        raise
+    except DatabaseError:
+        connection.close()
+        return work(*args)
 
 
 async def _disconnected(receive) -> None:

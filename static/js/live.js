@@ -105,7 +105,10 @@
         return;
       }
       if (shown.contains(document.activeElement) && document.activeElement !== document.body) continue;
+      const openList = shown.closest("details[open][data-opened-event]");
       htmx.swap(shown, fresh.outerHTML, { swapStyle: "outerHTML" });
+      // A list being read (the round's changes) is asked again when what it counts moves.
+      if (openList) htmx.trigger(openList, "details-opened");
     }
   }
 
@@ -127,6 +130,24 @@
 
   const stream = hook.dataset.liveStream;
   if (stream && window.EventSource) {
+    // A dropped stream the browser opens again by itself (a network change, a restarted
+    // server) is no error to report: the page asks meanwhile. Only a stream the server refused
+    // is handed to htmx's extension, which tries again later.
+    htmx.createEventSource = (address) => {
+      const source = new EventSource(address, { withCredentials: true });
+      let refused = null;
+      Object.defineProperty(source, "onerror", {
+        get: () => refused,
+        set: (handler) => {
+          refused = handler;
+        },
+      });
+      source.addEventListener("error", (event) => {
+        fallBack();
+        if (source.readyState === EventSource.CLOSED) refused?.(event);
+      });
+      return source;
+    };
     hook.setAttribute("hx-ext", "sse");
     hook.setAttribute("sse-connect", stream);
     hook.setAttribute("sse-close", "end");
@@ -141,10 +162,6 @@
         return;
       }
       ask(); // a change, the state on (re)opening, or the end of this phone's access
-    });
-    hook.addEventListener("htmx:sseError", () => {
-      // Refused (204: no stream here), or the network failed: ask the URL meanwhile.
-      if (!polling) fallBack();
     });
     // htmx reads these attributes when it processes the page, after this deferred script.
     polling = false;
