@@ -122,8 +122,8 @@ def test_too_many_copies_across_the_round_name_the_card(signed_in, member, make_
     text = response.content.decode()
     assert (
         '<span class="face black small" role="img" aria-label="King of spades">'
-        'K<span class="suit">♠</span></span> appears 3 copies '
-        "across the hands of this round"
+        'K<span class="suit">♠</span></span> is held 3 times '
+        "across the hands of this round, but 2 decks have only 2"
     ) in text
     assert Hand.objects.count() == 1
 

@@ -81,11 +81,11 @@ def _picker_button(card: Card, held: int, full: bool, wild: bool, limit: int):
     )
 
 
-# A card in canonical notation inside a message ("KS (King of spades) appears 3 copies",
+# A card in canonical notation inside a message ("KS (King of spades) is held 3 times",
 # "5H 8C cannot be placed"), with the name the engine may give after it. Examples of what to
 # type ("like 7H or 10S") and quoted tokens that are not cards stay text.
 _CARD_IN_TEXT = re.compile(
-    r'(?<![\w"])(?<!like )(?<!or )(10[CDHSX]|[2-9AJQK][CDHSX]|JK)(?![\w"])(?: \([^)]*\))?'
+    r'(?<![\w"])(?<!\blike )(?<!\bor )(10[CDHSX]|[2-9AJQK][CDHSX]|JK)(?![\w"])(?: \([^)]*\))?'
 )
 
 
