@@ -69,7 +69,9 @@ def round_status(round_: Round, table, last_save=..., report=...) -> dict:
         "round": round_,
         "hands": hands,
         "problems": round_.problems(table),
-        "notes": game.kind_def.round_notes((hand.outcome, hand.all_pure) for hand in hands),
+        "notes": game.kind_def.round_notes(
+            (hand.outcome, hand.all_pure, hand.seat.player.name) for hand in hands
+        ),
         "report": round_report(round_, table) if report is ... else report,
         "last_save": (None if game.finished_at else round_.last_save())
         if last_save is ...
