@@ -90,8 +90,10 @@ def round_context(round_: Round, panels=None) -> dict:
     game = round_.game
     table = round_.table()
     panels = panels or {}
+    doubler = round_.doubler(table)
     built = [
-        panels.get(seat.pk) or HandPanel.saved(round_, seat, table.hands.get(seat.pk))
+        panels.get(seat.pk)
+        or HandPanel.saved(round_, seat, table.hands.get(seat.pk), doubler=doubler)
         for seat in table.playing
     ]
     # One hand at a time: the first hand still to enter is open, the others wait as one line
@@ -179,8 +181,10 @@ def round_changes(state: RoundState, since: int | None) -> dict:
         saved = {seat for seat, version in state.saves if version > since}
         saved |= {key for key, hand in table.hands.items() if hand.moved_in_version > since}
         seats = [seat for seat in seats if seat.pk in saved]
+    doubler = round_.doubler(table)
     panels = [
-        HandPanel.saved(round_, seat, table.hands.get(seat.pk), picker=False) for seat in seats
+        HandPanel.saved(round_, seat, table.hands.get(seat.pk), picker=False, doubler=doubler)
+        for seat in seats
     ]
     return round_status(round_, table, state.last_save, state.report) | {
         "panels": panels,

@@ -292,7 +292,9 @@ def test_a_save_from_the_page_answers_with_the_hands_line_and_cards_only(
     assert response["X-Hand-Version"] == "1"
     assert response["X-Saved-Key"] == Hand.objects.get(seat=seat).entry_key
     assert f'id="hand-line-{seat.pk}" hx-swap-oob="true"' in text
-    assert "✓ saved · <strong>22</strong>" in text
+    # The line every phone draws for the hand, and a word for a screen reader.
+    assert "Cards left · <strong>22</strong> points" in text and "Saved by ann" in text
+    assert "Bob's hand saved: Cards left, 22 points." in text
     assert f'id="hand-shown-{seat.pk}" hx-swap-oob="true"' in text
     assert "picker" not in text  # the form the phone filled stays as it is
 

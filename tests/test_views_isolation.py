@@ -61,7 +61,7 @@ OWN_GROUP = {
 SECRETS = ("Secret Sam", "Hidden Hal", "Ann&#x27;s crew")
 ATTEMPT = {
     "outcome": "cards",
-    "cards": "5H 6H 7H",
+    "cards": "KS QD 2C",
     "save": "1",
     "name": "Taken over",
     "days": "7",

@@ -124,9 +124,10 @@ def test_the_round_sends_its_summary_and_each_hand_with_who_saved_it(
     assert 'id="round-status"' in body
     assert "Still to enter: Ann, Bob." in body
     line = re.search(rf'<span class="hand-line" id="hand-line-{cid.pk}".*?</span></span>', body)
-    assert "Points as a number · <strong>37</strong>" in line.group(0)
-    shown = re.search(rf'<div class="shown-hand" id="hand-shown-{cid.pk}".*?</div>', body, re.S)
-    assert "Saved by bob" in shown.group(0)
+    # The line every phone shows: how the hand ended, its points, who saved it.
+    assert "Points as a number · <strong>37</strong> points" in line.group(0)
+    assert "Saved by bob" in line.group(0)
+    assert re.search(rf'<div class="shown-hand" id="hand-shown-{cid.pk}"', body)
     assert "<html" not in body  # the live parts only, not the page
     assert (
         "picker" not in body
