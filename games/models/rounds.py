@@ -397,7 +397,6 @@ class Round(models.Model):
             if finish and not game.finished_at:
                 game.finished_at = timezone.now()
                 game.save(update_fields=["finished_at"])
-                game.end_guest_passes()
             return None
         seats = {seat.position: seat for seat in table.seats}
         dealt = next(seat.position for seat in table.seats if seat.pk == self.dealer_id)
