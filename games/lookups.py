@@ -103,11 +103,23 @@ def round_context(round_: Round, panels=None) -> dict:
     for panel in waiting[0 if busy else 1 :]:
         panel.collapsed = True
     return round_status(round_, table) | {
+        "wild_words": wild_words(round_),
         "panels": built,
         "outcomes": game.kind_def.outcomes(game.engine_rules),
         "changes": round_changes_list(round_),
         "is_last_known": is_last_known(round_),
     }
+
+
+def wild_words(round_: Round) -> str:
+    """The round's wild cards in words, for the page's facts: the picker and the melds mark
+    them "W" ("3s wild, jokers too", "Jokers wild"), or "" when it has none."""
+    game = round_.game
+    jokers = game.kind_def.jokers(game.engine_rules) > 0
+    label = round_.wild_label
+    if label:
+        return f"{label}, jokers too" if jokers and "joker" not in label else label
+    return "Jokers wild" if jokers else ""
 
 
 def round_changes_list(round_: Round):
