@@ -45,7 +45,7 @@ def test_undoing_a_first_save_removes_the_hand_and_keeps_its_history(signed_in, 
     ann = seats(game)[0]
     game.rounds.get().save_hand(ann, Entry(POINTS, "", 4), member)
     page = signed_in.get(f"/games/{game.pk}/rounds/1/").content.decode()
-    assert "Takes Bob's hand out again (not entered), as it was before" in page
+    assert "Takes Ann's hand out again (not entered), as it was before" in page
     response = signed_in.post(undo_url(game, 1), follow=True)
     text = response.content.decode()
     assert "Undone: Ann&#x27;s hand is not entered any more." in text
