@@ -1,6 +1,8 @@
 """What the pages of a game share: the game or round a request may see, and what the score
 table, a round and a game night show. Views and live updates both read them from here."""
 
+import threading
+from collections import OrderedDict
 from dataclasses import dataclass
 
 from django.db.models import Exists, Max, OuterRef, Q, Subquery
@@ -134,8 +136,9 @@ def is_last_known(round_: Round) -> bool:
 
 @dataclass(frozen=True)
 class RoundState:
-    """A round as its game's version left it: what a live update of the round draws. Read for
-    each request (three queries), never shared between requests or threads."""
+    """A round as its game's version left it: what a live update of the round draws. Read in
+    three queries; once made, only read (`round_state_at` shares it between the phones asking
+    about one version)."""
 
     round: Round
     table: RoundTable
@@ -173,6 +176,30 @@ def round_state(game_id: int, number: int) -> RoundState:
         not round_.later,
         [(change.seat_id, change.game_version) for change in changes],
     )
+
+
+_SHARED_STATES: OrderedDict[tuple[int, int, int], RoundState] = OrderedDict()
+_SHARED_LOCK = threading.Lock()
+SHARED_STATES = 256
+
+
+def round_state_at(game_id: int, number: int, version: int) -> RoundState:
+    """The round as its game's version `version` left it (or a later one: it is read after the
+    version), read once in this server process and shared by every phone that asks about that
+    version: word of a save reaches every phone of its table at once, and each asks. Nothing
+    in it is changed once made."""
+    key = (game_id, number, version)
+    with _SHARED_LOCK:
+        state = _SHARED_STATES.get(key)
+        if state is not None:
+            _SHARED_STATES.move_to_end(key)
+            return state
+    state = round_state(game_id, number)
+    with _SHARED_LOCK:
+        _SHARED_STATES[key] = state
+        while len(_SHARED_STATES) > SHARED_STATES:
+            _SHARED_STATES.popitem(last=False)
+    return state
 
 
 def round_state_for(request: TableRequest, game_id, number) -> RoundState:

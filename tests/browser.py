@@ -246,16 +246,23 @@ class ServerRequests:
     """The requests that reached the live server (whatever the page did with them after)."""
 
     def __init__(self):
-        self.seen: list[tuple[str, str]] = []
+        self.seen: list[tuple[str, str, str]] = []
         self.lock = threading.Lock()
 
     def __call__(self, sender, environ=None, **kwargs):
         with self.lock:
-            self.seen.append((environ["REQUEST_METHOD"], environ["PATH_INFO"]))
+            cookies = environ.get("HTTP_COOKIE", "")
+            self.seen.append((environ["REQUEST_METHOD"], environ["PATH_INFO"], cookies))
 
-    def count(self, method: str, path_part: str) -> int:
+    def count(self, method: str, path_part: str, session: str = "") -> int:
+        """The requests of `method` whose path holds `path_part` (and, given a session
+        cookie's value, sent with it: one phone's)."""
         with self.lock:
-            return sum(1 for m, path in self.seen if m == method and path_part in path)
+            return sum(
+                1
+                for m, path, cookies in self.seen
+                if m == method and path_part in path and session in cookies
+            )
 
 
 @contextmanager

@@ -92,6 +92,16 @@ def live_server_drained(request):
             pytest.fail(f"the live server still serves {in_flight.serving} request(s) after 15 s")
 
 
+@pytest.fixture
+def push_server(transactional_db):
+    """The site as production serves it (ASGI, streams held open) on the test database."""
+    from tests.servers import PushServer
+
+    server = PushServer()
+    yield server
+    server.stop()
+
+
 # ---------------------------------------------------------------- factories
 
 

@@ -4,6 +4,8 @@ the phone never hears), a helper that kills a busy worker every second, and phon
 their own hand continuously and resend what got no answer, as the page's offline queue does
 (the same entry, or one changed meanwhile, with the version it started from and its key)."""
 
+import contextlib
+import functools
 import http.client
 import os
 import random
@@ -13,6 +15,7 @@ import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 from dataclasses import dataclass, field
@@ -55,13 +58,38 @@ def production_env(settings_dict: dict, secret_key: str) -> dict:
     )
 
 
-class Server:
-    """gunicorn with several sync workers on the test database (DEBUG=0)."""
+# The README's production command: gunicorn with uvicorn workers on the site's ASGI application.
+PRODUCTION = [
+    "-m",
+    "gunicorn",
+    "scorekeeper.asgi",
+    "--worker-class",
+    "uvicorn_worker.UvicornWorker",
+]
 
-    def __init__(self, settings_dict: dict, secret_key: str, workers: int = 3):
+
+@functools.cache
+def collected_static() -> str:
+    """The static files collected once, as production's `collectstatic` does (hashed names and
+    their manifest), for servers that draw whole pages."""
+    folder = tempfile.mkdtemp(prefix="scorekeeper-static-")
+    env = os.environ | {"DEBUG": "0", "SECRET_KEY": "collect", "STATIC_ROOT": folder}
+    command = [sys.executable, "manage.py", "collectstatic", "--noinput", "-v0"]
+    subprocess.run(command, cwd=ROOT, env=env, check=True)
+    return folder
+
+
+class Server:
+    """gunicorn as production runs it (uvicorn workers, the ASGI application) on the test
+    database (DEBUG=0); with `pages`, its static files collected, so whole pages are drawn."""
+
+    def __init__(self, settings_dict: dict, secret_key: str, workers: int = 3, pages=False):
         self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
         env = production_env(settings_dict, secret_key)
-        command = [sys.executable, "-m", "gunicorn", "scorekeeper.wsgi"]
+        if pages:
+            env["STATIC_ROOT"] = collected_static()
+        command = [sys.executable, *PRODUCTION]
         command += ["--workers", str(workers), "--bind", f"127.0.0.1:{self.port}"]
         command += ["--log-level", "critical", "--timeout", "20", "--graceful-timeout", "1"]
         self.process = subprocess.Popen(command, cwd=ROOT, env=env)
@@ -290,3 +318,54 @@ class Phone:
             self.errors.append(response.status)
             if response.status < 500:
                 self.pending = None
+
+
+class Balancer(threading.Thread):
+    """A load balancer that is not sticky: each new connection goes to the next server in turn,
+    its bytes piped both ways as they come (a stream's events too)."""
+
+    def __init__(self, upstreams: list[int]):
+        super().__init__(daemon=True)
+        self.upstreams, self.turn = upstreams, 0
+        self.listener = socket.create_server(("127.0.0.1", 0))
+        self.port = self.listener.getsockname()[1]
+        self.url = f"http://127.0.0.1:{self.port}"
+
+    def run(self):
+        while True:
+            try:
+                client, _ = self.listener.accept()
+            except OSError:
+                return
+            upstream = self.upstreams[self.turn % len(self.upstreams)]
+            self.turn += 1
+            threading.Thread(target=self.pipe, args=(client, upstream), daemon=True).start()
+
+    def pipe(self, client: socket.socket, upstream: int):
+        try:
+            server = socket.create_connection(("127.0.0.1", upstream), timeout=20)
+        except OSError:
+            client.close()
+            return
+        server.settimeout(None)
+
+        def one_way(source, sink):
+            try:
+                while chunk := source.recv(65536):
+                    sink.sendall(chunk)
+            except OSError:
+                pass
+            finally:
+                for end in (source, sink):
+                    with contextlib.suppress(OSError):
+                        end.shutdown(socket.SHUT_RDWR)
+
+        back = threading.Thread(target=one_way, args=(server, client), daemon=True)
+        back.start()
+        one_way(client, server)
+        back.join()
+        client.close()
+        server.close()
+
+    def close(self):
+        self.listener.close()

@@ -124,3 +124,49 @@ def post_save(port: int, session: str, path: str, fields: dict) -> tuple[int, st
     """A save as the round page sends it: its status and body."""
     answer = send(port, session, "POST", path, fields)
     return answer.status, answer.body
+
+
+class PushServer:
+    """The site's ASGI application (streams and all) under uvicorn, in a thread of the test's
+    process, on the test database: what production serves, for the browser tests of the live
+    table. Static files as the live server serves them."""
+
+    def __init__(self):
+        import socket
+        import threading
+
+        import uvicorn
+        from django.contrib.staticfiles.handlers import StaticFilesHandler
+        from django.core.wsgi import get_wsgi_application
+
+        from games.live.asgi import LiveApplication
+
+        self.app = LiveApplication(StaticFilesHandler(get_wsgi_application()))
+        sock = socket.socket()
+        sock.bind(("127.0.0.1", 0))
+        self.url = f"http://127.0.0.1:{sock.getsockname()[1]}"
+        config = uvicorn.Config(self.app, lifespan="on", log_level="warning")
+        self.server = uvicorn.Server(config)
+        self.thread = threading.Thread(target=self.server.run, kwargs={"sockets": [sock]})
+        self.thread.start()
+        while not self.server.started and self.thread.is_alive():
+            self.thread.join(0.02)
+
+    def streams(self) -> int:
+        """How many streams the server holds open now."""
+        return sum(len(streams) for streams in list(self.app.hub.topics.values()))
+
+    def holding(self, count: int, timeout: float = 5) -> bool:
+        """Wait until the server holds `count` streams (a stream's first event is sent before
+        the hub takes it on)."""
+        import time
+
+        deadline = time.monotonic() + timeout
+        while self.streams() != count and time.monotonic() < deadline:
+            time.sleep(0.01)
+        return self.streams() == count
+
+    def stop(self) -> None:
+        self.app.loop.call_soon_threadsafe(self.app.hub.drain)
+        self.server.should_exit = True
+        self.thread.join(15)

@@ -44,6 +44,8 @@ NOT_PAGES = {
     "game_live",
     "round_live",
     "night_live",
+    "game_stream",
+    "night_stream",
     "switch_group",
     "rename_group",
     "make_owner",

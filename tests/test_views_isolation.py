@@ -17,7 +17,16 @@ pytestmark = pytest.mark.django_db
 # it is placed here, so no view can be forgotten.
 PUBLIC = {"home", "signup", "login", "logout", "manifest", "service_worker", "offline"}
 BY_LINK = {"invitation", "guest_join"}  # holding the secret token is the permission
-GUEST_OK = {"game", "round", "hand_entry", "hand_photo", "game_live", "round_live", "undo_save"}
+GUEST_OK = {
+    "game",
+    "round",
+    "hand_entry",
+    "hand_photo",
+    "game_live",
+    "round_live",
+    "game_stream",
+    "undo_save",
+}
 ACCOUNT = {"password_change", "password_change_done"}  # any signed-in login, its own account
 MEMBERS_ONLY = {
     "players",
@@ -43,6 +52,7 @@ MEMBERS_ONLY = {
     "new_guest_pass",
     "guest_pass",
     "night_live",
+    "night_stream",
     "group_time_zone",
 }
 # Pages of "the current group" with no id in their URL: a member of another group reaches them

@@ -10,6 +10,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from games import engine
+from games.live import announce as live
 
 from .groups import new_token
 from .hands import Hand
@@ -95,6 +96,7 @@ class GameQuerySet(models.QuerySet):
             )
             if first_round:
                 Round.objects.create(game=game, number=1, dealer=seats[0])
+            live.night_changed(night.pk)
         return game
 
 
@@ -188,6 +190,7 @@ class Game(models.Model):
         game's row): a phone that sees the new version then reads what was committed with it."""
         self.version += 1
         Game.objects.filter(pk=self.pk).update(version=self.version)
+        live.game_changed(self)
         return self.version
 
     def _lock(self) -> "Game":

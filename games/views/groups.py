@@ -13,6 +13,7 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 from ..access import TableRequest, member_required, owner_required, removed_since, switch_group
 from ..forms import GroupNameForm, InvitationForm, LeaderboardFilter, PlayerForm, TimeZoneForm
 from ..history import leaderboard
+from ..live import announce as live
 from ..models import Invitation, Membership, Player, Refused, Removal
 from ..qr import qr_svg
 from ..time_zones import phone_zone
@@ -143,6 +144,7 @@ def remove_member(request: TableRequest, membership_id):
             return redirect("members")
         membership.delete()
         Removal.objects.create(user=membership.user, group=request.group)
+        live.members_changed(request.group.pk)
     messages.success(
         request,
         f"{membership.user.username} is no longer in the group. The links made until now "
@@ -165,6 +167,7 @@ def leave(request: TableRequest):
             )
             return redirect("members")
         request.membership.delete()
+        live.members_changed(request.group.pk)
     messages.success(request, f"You left {request.group.name}.")
     return redirect("home")
 

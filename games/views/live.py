@@ -1,12 +1,12 @@
 """The table followed live from other phones.
 
-Each live page (score table, round, game night) polls a URL of its own with the ETag it last
-saw (static/js/live.js). An unchanged table answers 304 after one query, which reads the
-version and checks who is asking in the same statement (`access.quick_look`); a changed one
-answers with what changed, which the phone swaps in: on a round page, the round's summary and
-the summary lines of the hands saved since the version the phone shows, never a hand's form.
-Polling with conditional requests rather than server-sent events: no connection is held open,
-so it works through every proxy and under gunicorn's sync workers, and the version lives in the
+Each live page (score table, round, game night) holds a stream (`game_stream`, `night_stream`:
+games.live) that says when its table changed, and then asks a live URL of its own with the ETag
+it last saw (static/js/live.js); where no stream can be held, it asks that URL every 2 seconds.
+An unchanged table answers 304 after one query, which reads the version and checks who is
+asking in the same statement (`access.quick_look`); a changed one answers with what changed,
+which the phone swaps in: on a round page, the round's summary and the summary lines of the
+hands saved since the version the phone shows, never a hand's form. The version lives in the
 database, so any worker on any machine answers any phone.
 """
 
@@ -25,12 +25,14 @@ from ..access import (
 )
 from ..access.quick import quick_look
 from ..etags import game_etag, live_etag, night_etag, round_etag
+from ..live.hub import game_token, night_token
+from ..live.streams import open_stream
 from ..lookups import (
     game_context,
     game_for,
     night_games,
     round_changes,
-    round_state,
+    round_state_at,
     round_state_for,
 )
 from ..models import GameNight
@@ -95,7 +97,7 @@ def round_live(request: TableRequest, game_id, number):
         # Changed, and who asks is known: what changed, read for this game alone.
         admit_guest(request, game_id)
         activate_time_zone(request, seen_by.time_zone)
-        state = round_state(row["pk"], number)
+        state = round_state_at(row["pk"], number, row["version"])
         return _answer(request, etag, lambda: _round_changed(request, state))
     resolve_table(request)
     return _round_live(request, game_id, number)
@@ -139,3 +141,20 @@ def _night_live(request: TableRequest, night_id):
         return render(request, "games/live/night.html", context)
 
     return _answer(request, etag, changed)
+
+
+@require_safe
+@game_access
+def game_stream(request: TableRequest, game_id):
+    """The stream of a game's score table and of its rounds' pages."""
+    game = game_for(request, game_id)
+    return open_stream(request, "game", game.pk, game.group_id, game_token(game.version))
+
+
+@require_safe
+@member_required
+def night_stream(request: TableRequest, night_id):
+    nights = GameNight.objects.annotate(games_count=Count("games"), versions=Sum("games__version"))
+    night = get_object_or_404(nights, pk=night_id, group=request.group)
+    token = night_token(night.games_count, night.versions or 0)
+    return open_stream(request, "night", night.pk, night.group_id, token)

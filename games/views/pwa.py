@@ -25,6 +25,7 @@ SHELL = [
     "js/live.js",
     "js/entry.js",
     "django_htmx/htmx-2.min.js",
+    "js/vendor/htmx-ext-sse.js",
     "img/favicon.svg",
     "img/icon-192.png",
 ]

@@ -1,7 +1,15 @@
-// Follows the table from other phones. A page that can (marked [data-live-url]) asks its live
-// URL every 2 seconds with the ETag of what it shows: an unchanged table answers 304, a changed
-// one what changed, swapped in here. Polling pauses while the tab is hidden or the phone offline,
-// asks at once when it is back, and waits longer after each failed poll.
+// Follows the table from other phones. A page that can (marked [data-live-url]) holds a stream
+// of server-sent events ([data-live-stream], through htmx's SSE extension) that says when its
+// table changed; it then asks its live URL once with the ETag of what it shows, and swaps in
+// what changed. An unchanged table answers 304.
+//
+// Where no stream can be held (no EventSource, a server that holds none and answers 204, a
+// proxy that buffers the events) the page asks its live URL every 2 seconds instead, as long
+// as no event comes: it falls back by itself, and goes back to the stream when events come
+// again. A stream that drops (sleep, a network change, a stopped worker) is opened again by
+// the browser; its first event is the table's state, so the page catches up by asking once.
+// Asking pauses while the tab is hidden or the phone offline, asks at once when it is back,
+// and waits longer after each failed ask.
 //
 // How the live answer and the rest of the page (static/js/entry.js, htmx) share it:
 // - Only elements marked [data-live] with an id are swapped, each replaced by the answer's
@@ -11,20 +19,26 @@
 // - [data-live-key]: when the answer's part has the same key as the shown one, it is left as it
 //   is. [data-live-reload]: when its key changes (a game finished or reopened elsewhere), the
 //   page is drawn again; drafts are kept on the phone.
-// - An answer drawn while this phone had an htmx request of its own under way (a save) may be
-//   older than what that request shows: it is dropped and asked again.
+// - An answer drawn while this phone had a post of its own under way (a save) may be older than
+//   what that post shows: it is dropped and asked again; word of a change that comes while a
+//   post is under way is asked about once the post is answered.
 // - A hand's line swapped in as saved closes that hand's panel (entry.js), unless the hand is
 //   being entered on this phone (a draft, chosen cards, a save under way).
 (() => {
   const hook = document.querySelector("[data-live-url]");
   if (!hook || !window.fetch) return;
 
-  const EVERY = 2000;
+  const EVERY = 2000; // between two asks while there is no stream
+  const FIRST_EVENT = 4000; // a stream that says nothing this long after the page opened is held up
+  const QUIET = 40000; // a stream pings every 15 s: silent this long, it is lost
   const LONGEST_WAIT = 30000;
   const url = hook.dataset.liveUrl;
   let etag = hook.dataset.liveEtag || "";
   let timer = null;
+  let watchdog = null;
+  let polling = true; // until the stream's first event
   let asking = false;
+  let again = false; // word of a change came while asking
   let failures = 0;
   let ownRequests = 0; // htmx requests of this phone, ended since the page loaded
   let ownUnderWay = 0;
@@ -40,9 +54,14 @@
 
   async function ask() {
     pause();
-    if (asking || document.hidden) return;
+    if (document.hidden) return;
+    if (asking || ownUnderWay) {
+      again = true; // after this phone's own request (its save), whose answer the change may be
+      return;
+    }
     asking = true;
-    let wait = EVERY;
+    again = false;
+    let wait = polling ? EVERY : null;
     const ownBefore = ownRequests;
     try {
       const response = await fetch(url, {
@@ -69,7 +88,8 @@
     } finally {
       asking = false;
     }
-    schedule(wait);
+    if (again) wait = 0;
+    if (wait !== null) schedule(wait);
   }
 
   function apply(html) {
@@ -89,14 +109,77 @@
     }
   }
 
-  document.addEventListener("htmx:beforeRequest", () => (ownUnderWay += 1));
-  document.addEventListener("htmx:afterRequest", () => {
+  // How the page follows the table now, for whoever looks (tests, a curious developer).
+  const following = (how) => {
+    hook.dataset.liveState = how;
+  };
+  // No word from the stream: ask the live URL every 2 seconds until there is.
+  const fallBack = () => {
+    if (polling) return;
+    polling = true;
+    following("polling");
+    ask();
+  };
+  const expect = (wait) => {
+    clearTimeout(watchdog);
+    watchdog = setTimeout(fallBack, wait);
+  };
+
+  const stream = hook.dataset.liveStream;
+  if (stream && window.EventSource) {
+    hook.setAttribute("hx-ext", "sse");
+    hook.setAttribute("sse-connect", stream);
+    hook.setAttribute("sse-close", "end");
+    hook.setAttribute("hx-trigger", "sse:version, sse:ping, sse:end");
+    hook.addEventListener("htmx:sseMessage", (event) => {
+      const wasPolling = polling;
+      polling = false;
+      following("stream");
+      expect(QUIET);
+      if (event.detail.type === "ping") {
+        if (wasPolling) pause();
+        return;
+      }
+      ask(); // a change, the state on (re)opening, or the end of this phone's access
+    });
+    hook.addEventListener("htmx:sseError", () => {
+      // Refused (204: no stream here), or the network failed: ask the URL meanwhile.
+      if (!polling) fallBack();
+    });
+    // htmx reads these attributes when it processes the page, after this deferred script.
+    polling = false;
+    expect(FIRST_EVENT);
+  } else {
+    following("polling");
+    schedule(EVERY);
+  }
+
+  // Only this phone's own posts (a save, an undo) can make the table newer than an answer
+  // drawn meanwhile; its reads (the summary asked again after a save) cannot.
+  const posts = (event) => event.detail.requestConfig?.verb !== "get";
+  document.addEventListener("htmx:beforeRequest", (event) => {
+    if (posts(event)) ownUnderWay += 1;
+  });
+  document.addEventListener("htmx:afterRequest", (event) => {
+    if (!posts(event)) return;
     ownUnderWay = Math.max(0, ownUnderWay - 1);
     ownRequests += 1;
+    if (again && !ownUnderWay && !asking) ask();
+  });
+  // With a stream, the word of this phone's own save brings the round's summary like any
+  // other change: the summary is not asked for a second time. Should that word not come within
+  // WORD_AFTER_SAVE, the page asks.
+  const WORD_AFTER_SAVE = 2000;
+  let lastWord = 0;
+  hook.addEventListener("htmx:sseMessage", () => (lastWord = Date.now()));
+  document.addEventListener("htmx:confirm", (event) => {
+    if (polling || event.detail.elt.id !== "round-status") return;
+    event.preventDefault();
+    const asked = Date.now();
+    setTimeout(() => lastWord < asked && ask(), WORD_AFTER_SAVE);
   });
   document.addEventListener("visibilitychange", () => (document.hidden ? pause() : ask()));
   window.addEventListener("online", () => ask());
   window.addEventListener("offline", pause);
   window.addEventListener("pageshow", (event) => event.persisted && ask());
-  schedule(EVERY);
 })();

@@ -1,0 +1,258 @@
+"""Each server process's streams, by the game or night they follow, and how the process learns
+that one changed: LISTEN on PostgreSQL, a watch of the games' versions on SQLite. Runs on the
+ASGI server's event loop; the little database work it does (the watch, the access checks) runs
+on one thread of its own, with one connection."""
+
+import asyncio
+import logging
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+
+from django.db import close_old_connections, connection
+from django.db.models import Count, Sum
+
+from ..access.streams import StreamGrant, still_allowed
+from ..models import Game
+from . import announce
+from .streams import Opened, event
+
+log = logging.getLogger(__name__)
+
+HEARTBEAT = 15  # seconds between pings on a quiet stream (proxies drop silent connections)
+WATCH_EVERY = 0.2  # seconds between two reads of the versions (SQLite)
+LISTEN_RETRY = (0.5, 5)  # first and longest wait before listening again after a lost connection
+
+Topic = tuple[str, int]  # ("game", id) or ("night", id)
+
+
+@dataclass(eq=False)
+class Stream:
+    """One phone's open stream."""
+
+    topic: Topic
+    group_id: int
+    grant: StreamGrant
+    token: str  # the state it last told
+    wake: asyncio.Event = field(default_factory=asyncio.Event)
+    told: bool = False  # something to tell: `token` moved
+    ended: bool = False  # its phone may no longer follow: told "end", then closed
+    closing: bool = False  # the server stops: closed without "end", so the phone comes back
+
+
+class Hub:
+    def __init__(self):
+        self.topics: dict[Topic, set[Stream]] = {}
+        self.db = ThreadPoolExecutor(max_workers=1, thread_name_prefix="live-hub")
+        self.task: asyncio.Task | None = None
+
+    # ------------------------------------------------------------ streams
+
+    async def serve(self, opened: Opened, receive, send) -> None:
+        """Keep a stream open until its phone goes, telling it of each change; a ping on a
+        quiet stream every HEARTBEAT seconds."""
+        stream = Stream((opened.page, opened.pk), opened.group_id, opened.grant, opened.token)
+        self.join(stream)
+        gone = asyncio.ensure_future(_disconnected(receive))
+        try:
+            while not gone.done():
+                woken = asyncio.ensure_future(stream.wake.wait())
+                await asyncio.wait({woken, gone}, timeout=HEARTBEAT, return_when="FIRST_COMPLETED")
+                woken.cancel()
+                if gone.done():
+                    return
+                stream.wake.clear()
+                if stream.closing:
+                    break
+                if stream.ended:
+                    await _send(send, event("end"))
+                    break
+                if stream.told:
+                    stream.told = False
+                    await _send(send, event("version", stream.token, stream.token))
+                else:
+                    await _send(send, event("ping"))
+            await send({"type": "http.response.body", "body": b"", "more_body": False})
+        finally:
+            gone.cancel()
+            self.leave(stream)
+
+    def join(self, stream: Stream) -> None:
+        self.topics.setdefault(stream.topic, set()).add(stream)
+        if self.task is None or self.task.done():
+            follow = self.listen if connection.vendor == "postgresql" else self.watch
+            self.task = asyncio.ensure_future(follow())
+        if connection.vendor == "postgresql":
+            # A change notified between the view's read and now was told to no one: look once.
+            asyncio.ensure_future(self.look(stream.topic))
+
+    async def look(self, topic: Topic) -> None:
+        """Read the state of a topic followed here, and tell its streams if it moved."""
+        if topic not in self.topics:
+            return
+        page, pk = topic
+        games, nights = ([pk], []) if page == "game" else ([], [pk])
+        token = (await self.run(_states, games, nights)).get(topic)
+        if token is not None:
+            await self.tell(topic, token)
+
+    def leave(self, stream: Stream) -> None:
+        streams = self.topics.get(stream.topic)
+        if streams is not None:
+            streams.discard(stream)
+            if not streams:
+                del self.topics[stream.topic]
+        if not self.topics and self.task is not None:
+            self.task.cancel()  # nothing to follow: no query, no LISTEN connection held
+            self.task = None
+
+    def close(self) -> None:
+        """The server has stopped: its database connection is closed."""
+        self.db.submit(lambda: connection.close()).result()
+        self.db.shutdown()
+
+    def drain(self) -> None:
+        """The server is stopping: close every stream (its phone opens it again elsewhere)."""
+        for streams in self.topics.values():
+            for stream in streams:
+                stream.closing = True
+                stream.wake.set()
+
+    async def tell(self, topic: Topic, token: str | None, recheck_only=False) -> None:
+        """`topic` changed (to `token`, or to something new when None): every stream of it
+        that may still follow it is told, the others are ended."""
+        streams = [s for s in self.topics.get(topic, ()) if not (s.ended or s.closing)]
+        if token is not None:
+            streams = [s for s in streams if s.token != token]
+        if not streams:
+            return
+        grants = {stream.grant for stream in streams}
+        allowed = await self.run(still_allowed, topic[0], topic[1], grants)
+        for stream in streams:
+            if stream.grant not in allowed:
+                stream.ended = True
+            elif not recheck_only:
+                stream.token = token if token is not None else f"{stream.token}+"
+                stream.told = True
+            else:
+                continue
+            stream.wake.set()
+
+    async def run(self, work, *args):
+        return await asyncio.get_running_loop().run_in_executor(self.db, _in_thread, work, args)
+
+    # ------------------------------------------------------------ learning of changes
+
+    async def watch(self) -> None:
+        """SQLite: read the versions of every game the streams show, and of every game of the
+        nights they show, one query an interval; tell the streams whose state moved."""
+        while self.topics:
+            await asyncio.sleep(WATCH_EVERY)
+            games = [pk for page, pk in self.topics if page == "game"]
+            nights = [pk for page, pk in self.topics if page == "night"]
+            try:
+                states = await self.run(_states, games, nights)
+            except Exception:  # the database out of reach: try again next interval
+                log.warning("live: reading the versions failed", exc_info=True)
+                continue
+            for topic in list(self.topics):
+                token = states.get(topic)
+                if token is None:
+                    await self.tell(topic, None, recheck_only=True)
+                else:
+                    await self.tell(topic, token)
+
+    async def listen(self) -> None:
+        """PostgreSQL: LISTEN on the channel every save notifies; after a lost connection
+        (a database restart), listen again and tell every stream to look, since changes may
+        have gone unheard meanwhile."""
+        import psycopg
+
+        wait, heard_before = LISTEN_RETRY[0], False
+        while self.topics:
+            try:
+                params = await self.run(_connection_params)
+                async with await psycopg.AsyncConnection.connect(autocommit=True, **params) as db:
+                    await db.execute(f"LISTEN {announce.CHANNEL}")
+                    if heard_before:
+                        for topic in list(self.topics):
+                            await self.tell(topic, None)
+                    heard_before, wait = True, LISTEN_RETRY[0]
+                    async for note in db.notifies():
+                        await self.heard(note.payload)
+                        if not self.topics:
+                            return
+            except (psycopg.Error, OSError):
+                log.warning("live: listening failed; again in %s s", wait, exc_info=True)
+                await asyncio.sleep(wait)
+                wait = min(wait * 2, LISTEN_RETRY[1])
+
+    async def heard(self, payload: str) -> None:
+        said = announce.parse(payload)
+        if said is None:
+            return
+        kind, numbers = said
+        if kind == "g" and len(numbers) == 3:
+            game, night, version = numbers
+            await self.tell(("game", game), game_token(version))
+            await self.look(("night", night))
+        elif kind == "n" and len(numbers) == 1:
+            await self.look(("night", numbers[0]))
+        elif kind == "m" and len(numbers) == 1:
+            for topic, streams in list(self.topics.items()):
+                if any(stream.group_id == numbers[0] for stream in streams):
+                    await self.tell(topic, None, recheck_only=True)
+
+
+def game_token(version: int) -> str:
+    return str(version)
+
+
+def night_token(games: int, versions: int) -> str:
+    """A night's state: how many games it has and the sum of their versions (each only grows)."""
+    return f"{games}.{versions}"
+
+
+def _states(games: list[int], nights: list[int]) -> dict[Topic, str]:
+    """The state of each game and night followed, in one query."""
+    states: dict[Topic, str] = {}
+    if games:
+        for pk, version in Game.objects.filter(pk__in=games).values_list("pk", "version"):
+            states[("game", pk)] = game_token(version)
+    if nights:
+        states |= {("night", pk): night_token(0, 0) for pk in nights}
+        totals = (
+            Game.objects.filter(night_id__in=nights)
+            .values("night_id")
+            .annotate(games=Count("pk"), versions=Sum("version"))
+        )
+        for row in totals:
+            states[("night", row["night_id"])] = night_token(row["games"], row["versions"])
+    return states
+
+
+def _connection_params() -> dict:
+    """What psycopg needs to open a connection like Django's own (no cursor factory)."""
+    params = connection.get_connection_params()
+    return {
+        key: value
+        for key, value in params.items()
+        if key not in ("cursor_factory", "context", "prepare_threshold")
+    }
+
+
+def _in_thread(work, args):
+    close_old_connections()
+    try:
+        return work(*args)
+    except Exception:
+        connection.close_if_unusable_or_obsolete()
+        raise
+
+
+async def _disconnected(receive) -> None:
+    while (await receive())["type"] != "http.disconnect":
+        pass
+
+
+async def _send(send, body: bytes) -> None:
+    await send({"type": "http.response.body", "body": body, "more_body": True})

@@ -1,0 +1,121 @@
+"""Three phones at one table, served as production serves the site (the ASGI application, its
+streams held open): a save on one shows on the other two from their streams, without a reload
+and without polling; a phone whose network goes off and on again shows what it missed; a phone
+with no EventSource falls back to asking every 2 seconds by itself."""
+
+import pytest
+from django.conf import settings
+from playwright.sync_api import expect
+
+from games.engine import CARDS, WENT_OUT
+from games.models import Entry, Membership
+from tests.browser import enter_hand, panel_for, save_round, server_requests, signed_in_phone
+
+pytestmark = pytest.mark.browser
+
+WITHIN = 3_000  # ms: a phone back online shows what it missed
+
+
+@pytest.fixture
+def table(browser, push_server, make_member, make_game, django_user_model):
+    """Ann's, Bob's and Cid's phones, all members of Ann's group, and a game of the three."""
+    ann = make_member("ann")
+    group = ann.memberships.first().group
+    users = [ann]
+    for name in ("bob", "cid"):
+        user = django_user_model.objects.create_user(username=name, password="x")
+        Membership.objects.create(user=user, group=group)
+        users.append(user)
+    game = make_game(ann, names=("Ann", "Bob", "Cid"))
+    phones = [signed_in_phone(browser, push_server, user) for user in users]
+    yield game, [page for _, page in phones]
+    for context, _ in phones:
+        context.close()
+
+
+def save_from_another_phone(game, name, entry):
+    round_ = game.rounds.get(number=1)
+    round_.save_hand(game.seats.get(player__name=name), entry)
+
+
+def session_of(page) -> str:
+    (cookie,) = [c for c in page.context.cookies() if c["name"] == settings.SESSION_COOKIE_NAME]
+    return f"{cookie['name']}={cookie['value']}"
+
+
+def following_by_stream(page):
+    expect(page.locator("[data-live-url]")).to_have_attribute("data-live-state", "stream")
+
+
+def test_a_save_shows_on_the_other_two_phones_from_their_streams_without_polling(
+    table, push_server
+):
+    game, (ann, bob, cid) = table
+    round_url = f"/games/{game.pk}/rounds/1/"
+    for page in (ann, bob, cid):
+        page.clock.install()  # the page's own timers (a fallback poll) move only when told
+        page.goto(round_url)
+        page.evaluate("window.notReloaded = true")
+        following_by_stream(page)
+    assert push_server.streams() == 3
+
+    with server_requests() as requests:
+        for page in (bob, cid):
+            page.clock.run_for(20_000)  # ten polling intervals: a polling page would ask ten times
+        assert requests.count("GET", "/live/") == 0
+
+        enter_hand(ann, "Cid", "KS QD 2C")  # 22 points, no meld
+        # The saving phone's summary comes with its own stream's word, not asked a second time.
+        expect(ann.locator("#round-status")).to_contain_text("Still to enter: Ann, Bob.")
+        for page in (bob, cid):
+            line = panel_for(page, "Cid").locator("summary")
+            expect(line).to_contain_text("Cards left · 22")
+            expect(page.locator("#round-status")).to_contain_text("Still to enter: Ann, Bob.")
+            assert page.evaluate("window.notReloaded") is True
+        # Told once by its stream, each other phone asked its live URL once.
+        for page in (bob, cid):
+            phone = session_of(page)
+            assert requests.count("GET", f"/games/{game.pk}/rounds/1/live/", phone) == 1
+
+    # The score table and the night page follow their streams too.
+    bob.goto(f"/games/{game.pk}/")
+    cid.goto(f"/nights/{game.night_id}/")
+    following_by_stream(bob)
+    following_by_stream(cid)
+    save_round(game, 1, {"Ann": Entry(WENT_OUT, "5H 6H 7H"), "Bob": Entry(CARDS, "9S 9D 8C")})
+    expect(bob.get_by_role("table").first).to_contain_text("26")
+    expect(cid.get_by_role("table").first).to_contain_text("26")
+
+
+def test_a_phone_back_online_shows_every_save_it_missed(table, push_server):
+    game, (ann, bob, _) = table
+    round_url = f"/games/{game.pk}/rounds/1/"
+    ann.goto(round_url)
+    bob.goto(round_url)
+    following_by_stream(bob)
+
+    bob.context.set_offline(True)
+    enter_hand(ann, "Cid", "KS QD 2C")
+    enter_hand(ann, "Ann", "5H 6H 7H")
+    bob.context.set_offline(False)
+    expect(panel_for(bob, "Cid").locator("summary")).to_contain_text(
+        "Cards left · 22", timeout=WITHIN
+    )
+    expect(panel_for(bob, "Ann").locator("summary")).to_contain_text("· 0", timeout=WITHIN)
+    following_by_stream(bob)  # its stream is open again
+    save_from_another_phone(game, "Bob", Entry(CARDS, "9S 9D 8C"))
+    expect(panel_for(bob, "Bob").locator("summary")).to_contain_text("· 26", timeout=WITHIN)
+
+
+def test_a_phone_without_eventsource_asks_every_two_seconds_instead(table, push_server):
+    game, (ann, _, cid) = table
+    cid.add_init_script("delete window.EventSource")
+    round_url = f"/games/{game.pk}/rounds/1/"
+    ann.goto(round_url)
+    cid.clock.install()
+    cid.goto(round_url)
+    expect(cid.locator("[data-live-url]")).to_have_attribute("data-live-state", "polling")
+    enter_hand(ann, "Cid", "KS QD 2C")
+    cid.clock.run_for(2_000)
+    expect(panel_for(cid, "Cid").locator("summary")).to_contain_text("Cards left · 22")
+    assert push_server.streams() == 1  # Ann's phone's, not Cid's

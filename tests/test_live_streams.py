@@ -1,0 +1,177 @@
+"""The live table's streams (games.live): who may open one, who is told what and when, and what
+becomes of a stream whose phone may no longer follow its table. Read from a stream served as
+production serves it (the ASGI application under uvicorn), with a plain HTTP client."""
+
+import http.client
+from urllib.parse import urlsplit
+
+import pytest
+from django.conf import settings
+from django.contrib.auth import HASH_SESSION_KEY
+from django.test import Client
+from django.utils import timezone
+
+from games.access.streams import StreamGrant, still_allowed
+from games.engine import CARDS
+from games.models import Entry, Membership
+
+pytestmark = pytest.mark.django_db
+
+SAVED = Entry(CARDS, "KS QD 2C")
+
+
+@pytest.fixture
+def bob(django_user_model, member):
+    user = django_user_model.objects.create_user(username="bob", password="x")
+    Membership.objects.create(user=user, group=member.memberships.first().group)
+    return user
+
+
+def signed_in(user) -> Client:
+    client = Client()
+    client.force_login(user)
+    return client
+
+
+def as_guest(game, device="Dee's phone") -> Client:
+    client = Client()
+    client.post(game.guest_passes.create().get_absolute_url(), {"device": device})
+    return client
+
+
+def save(game, name="Cid", entry=SAVED):
+    game.rounds.get(number=1).save_hand(game.seats.get(player__name=name), entry)
+
+
+class Stream:
+    """A phone's stream, read event by event."""
+
+    def __init__(self, server, client: Client, path: str):
+        address = urlsplit(server.url)
+        self.connection = http.client.HTTPConnection(address.hostname, address.port, timeout=5)
+        cookie = client.cookies.get(settings.SESSION_COOKIE_NAME)
+        headers = {"Cookie": f"{cookie.key}={cookie.value}"} if cookie else {}
+        self.connection.request("GET", path, headers=headers)
+        self.response = self.connection.getresponse()
+
+    def next_event(self) -> tuple[str, str] | None:
+        """The next event but pings, as (name, data); None when the stream has ended."""
+        name, data = "", ""
+        while True:
+            line = self.response.readline().decode()
+            if line == "":
+                return None
+            line = line.rstrip("\n")
+            if line.startswith("event: "):
+                name = line.removeprefix("event: ")
+            elif line.startswith("data: "):
+                data = line.removeprefix("data: ")
+            elif line == "" and name:
+                if name != "ping":
+                    return name, data
+                name, data = "", ""
+
+    def close(self):
+        self.connection.close()
+
+
+def test_served_by_a_wsgi_server_a_stream_answers_204_and_the_page_polls(
+    signed_in, member, make_game
+):
+    game = make_game(member)
+    response = signed_in.get(f"/games/{game.pk}/stream/")
+    assert response.status_code == 204
+    assert signed_in.get(f"/nights/{game.night_id}/stream/").status_code == 204
+
+
+def grant_of(user) -> StreamGrant:
+    """The grant a stream opened by this member's phone holds."""
+    return StreamGrant(user.pk, signed_in(user).session[HASH_SESSION_KEY], None)
+
+
+def test_who_may_still_follow_a_game_role_by_role(member, bob, make_game, make_member):
+    game = make_game(member)
+    ann, bobs, zeds = grant_of(member), grant_of(bob), grant_of(make_member("zed"))
+    guest = StreamGrant(None, "", game.guest_passes.create().pk)
+    ended = StreamGrant(None, "", game.guest_passes.create(ended_at=timezone.now()).pk)
+    grants = {ann, bobs, zeds, guest, ended}
+    assert still_allowed("game", game.pk, grants) == {ann, bobs, guest}
+    assert still_allowed("night", game.night_id, grants) == {ann, bobs}
+
+    Membership.objects.filter(user=bob).delete()  # removed
+    member.set_password("a new one, changed on another phone")
+    member.save()
+    assert still_allowed("game", game.pk, grants) == {guest}
+
+    game.finish()
+    assert still_allowed("game", game.pk, grants) == set()
+
+
+@pytest.fixture
+def table(push_server, member, bob, make_game):
+    return push_server, make_game(member, names=("Ann", "Bob", "Cid"))
+
+
+def test_a_save_is_told_to_every_stream_of_its_game_and_night(table, member, bob):
+    server, game = table
+    ann = Stream(server, signed_in(member), f"/games/{game.pk}/stream/")
+    night = Stream(server, signed_in(bob), f"/nights/{game.night_id}/stream/")
+    guest = Stream(server, as_guest(game), f"/games/{game.pk}/stream/")
+    version = str(game.version)
+    assert ann.next_event() == ("version", version)  # the state the phone catches up from
+    assert guest.next_event() == ("version", version)
+    assert night.next_event() == ("version", f"1.{version}")
+
+    save(game)
+    told = str(game.version + 1)
+    assert ann.next_event() == ("version", told)
+    assert guest.next_event() == ("version", told)
+    assert night.next_event() == ("version", f"1.{told}")
+    for stream in (ann, night, guest):
+        stream.close()
+
+
+def test_a_removed_member_and_a_finished_games_guest_are_told_nothing_more(table, member, bob):
+    server, game = table
+    bobs = Stream(server, signed_in(bob), f"/games/{game.pk}/stream/")
+    guest = Stream(server, as_guest(game), f"/games/{game.pk}/stream/")
+    ann = Stream(server, signed_in(member), f"/games/{game.pk}/stream/")
+    for stream in (bobs, guest, ann):
+        assert stream.next_event()[0] == "version"
+
+    Membership.objects.filter(user=bob).delete()
+    save(game)
+    assert bobs.next_event() == ("end", "")
+    assert bobs.next_event() is None  # closed
+    assert guest.next_event()[0] == "version"
+    assert ann.next_event()[0] == "version"
+
+    game.finish()
+    assert guest.next_event() == ("end", "")
+    assert guest.next_event() is None
+    assert ann.next_event()[0] == "version"
+    # And none of them may open a stream again.
+    assert Stream(server, signed_in(bob), f"/games/{game.pk}/stream/").response.status == 404
+    stranger = Stream(server, Client(), f"/games/{game.pk}/stream/")
+    assert stranger.response.status == 302  # to log in
+    ann.close()
+
+
+def test_a_stopping_server_closes_its_streams_without_ending_them(table, member):
+    server, game = table
+    stream = Stream(server, signed_in(member), f"/games/{game.pk}/stream/")
+    assert stream.next_event()[0] == "version"
+    assert server.holding(1)
+    server.app.loop.call_soon_threadsafe(server.app.hub.drain)
+    assert stream.next_event() is None  # no "end": the phone opens its stream again
+
+
+def test_pages_are_served_beside_the_streams(table, member):
+    server, game = table
+    stream = Stream(server, signed_in(member), f"/games/{game.pk}/stream/")
+    assert stream.next_event()[0] == "version"
+    page = Stream(server, signed_in(member), f"/games/{game.pk}/rounds/1/")
+    assert page.response.status == 200
+    assert b"Round 1" in page.response.read()
+    assert server.streams() == 1
+    stream.close()
