@@ -5,7 +5,13 @@ import pytest
 from playwright.sync_api import expect
 
 from games.models import Entry, Game, GuestPass
-from tests.browser import SCREENSHOTS, assert_accessible, enter_hand, phone_context
+from tests.browser import (
+    SCREENSHOTS,
+    assert_accessible,
+    enter_hand,
+    page_errors,
+    phone_context,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -68,6 +74,6 @@ def test_a_guest_finishes_a_game_and_opens_the_next_of_the_night_without_a_new_l
             "Saved by guest on Bob's phone"
         )
         assert rematch.rounds.get().hands.get().updated_by_name == "guest on Bob's phone"
-        assert logged == [] and page.evaluate("window.__violations") == []
+        assert page_errors(logged) == [] and page.evaluate("window.__violations") == []
     finally:
         context.close()
