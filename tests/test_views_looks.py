@@ -47,3 +47,16 @@ def test_the_pool_limit_shows_only_with_pool_play(signed_in):
     page = signed_in.get("/games/new/").content.decode()
     limit = page.split('id="id_r_pool_limit')[0].rsplit('<div class="field', 1)[1]
     assert 'data-shown-if="r_format" data-shown-value="pool"' in limit
+
+
+def test_the_score_table_names_a_wild_rank_by_round_only_where_it_changes(
+    signed_in, member, make_game, finished
+):
+    rummy = make_game(member, kind="rummy13", names=("Ann", "Bob"), wild_rank="7")
+    ann, bob = rummy.seats.order_by("position")
+    rummy.rounds.get().save_hand(ann, Entry(POINTS, "", 0), member)
+    rummy.rounds.get().save_hand(bob, Entry(POINTS, "", 30), member)
+    table = signed_in.get(f"/games/{rummy.pk}/").content.decode().split('class="scores"')[1]
+    assert "jokers too" not in table.split("</table>")[0]  # said once, in the options
+    three_thirteen = signed_in.get(f"/games/{finished.pk}/").content.decode()
+    assert "<small>3s wild</small>" in three_thirteen
