@@ -175,7 +175,9 @@
     changed({ typed = false } = {}) {
       this.keepDraft({ pending: false });
       this.showState("draft");
-      this.form.querySelector("[data-bar-points]").textContent = "counting…";
+      // Counted by the server once the taps pause; offline, once the connection is back.
+      const counting = navigator.onLine === false ? "counted once online" : "counting…";
+      this.form.querySelector("[data-bar-points]").textContent = counting;
       this.typed = typed;
       htmx.trigger(this.form, "score");
     }
