@@ -71,7 +71,9 @@ def round_status(round_: Round, table, last_save=..., report=...) -> dict:
         "round": round_,
         "hands": hands,
         "problems": round_.problems(table),
-        "notes": game.kind_def.round_notes((hand.outcome, hand.all_pure) for hand in hands),
+        "notes": game.kind_def.round_notes(
+            (hand.outcome, hand.all_pure, hand.seat.player.name) for hand in hands
+        ),
         "report": round_report(round_, table) if report is ... else report,
         "last_save": (None if game.finished_at else round_.last_save())
         if last_save is ...
@@ -90,8 +92,10 @@ def round_context(round_: Round, panels=None) -> dict:
     game = round_.game
     table = round_.table()
     panels = panels or {}
+    doubler = round_.doubler(table)
     built = [
-        panels.get(seat.pk) or HandPanel.saved(round_, seat, table.hands.get(seat.pk))
+        panels.get(seat.pk)
+        or HandPanel.saved(round_, seat, table.hands.get(seat.pk), doubler=doubler)
         for seat in table.playing
     ]
     # One hand at a time: the first hand still to enter is open, the others wait as one line
@@ -101,12 +105,24 @@ def round_context(round_: Round, panels=None) -> dict:
     for panel in waiting[0 if busy else 1 :]:
         panel.collapsed = True
     return round_status(round_, table) | {
+        "wild_words": wild_words(round_),
         "panels": built,
         "outcomes": game.kind_def.outcomes(game.engine_rules),
         "changes": (changes := list(round_changes_list(round_))),
         "changes_count": len(changes),
         "is_last_known": is_last_known(round_),
     }
+
+
+def wild_words(round_: Round) -> str:
+    """The round's wild cards in words, for the page's facts: the picker and the melds mark
+    them "W" ("3s wild, jokers too", "Jokers wild"), or "" when it has none."""
+    game = round_.game
+    jokers = game.kind_def.jokers(game.engine_rules) > 0
+    label = round_.wild_label
+    if label:
+        return f"{label}, jokers too" if jokers and "joker" not in label else label
+    return "Jokers wild" if jokers else ""
 
 
 def round_changes_list(round_: Round):
@@ -207,8 +223,10 @@ def round_changes(state: RoundState, since: int | None) -> dict:
         saved = {seat for seat, version in state.saves if version > since}
         saved |= {key for key, hand in table.hands.items() if hand.moved_in_version > since}
         seats = [seat for seat in seats if seat.pk in saved]
+    doubler = round_.doubler(table)
     panels = [
-        HandPanel.saved(round_, seat, table.hands.get(seat.pk), picker=False) for seat in seats
+        HandPanel.saved(round_, seat, table.hands.get(seat.pk), picker=False, doubler=doubler)
+        for seat in seats
     ]
     return round_status(round_, table, state.last_save, state.report) | {
         "panels": panels,

@@ -284,6 +284,9 @@ class Phone:
                 "version": entry.version,
                 "save_key": entry.key,
                 "save": "1",
+                # Three cards of a suit may make a run: the player has said they are cards
+                # left, so a hand that melds completely is saved rather than asked about.
+                "answer": "cards",
             }
         )
         headers = {

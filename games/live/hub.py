@@ -199,13 +199,13 @@ class Hub:
         if said is None:
             return
         kind, numbers = said
-        if kind == "g" and len(numbers) == 3:
+        if kind == "game" and len(numbers) == 3:
             game, night, version = numbers
             await self.tell(("game", game), game_token(version))
             await self.look(("night", night))
-        elif kind == "n" and len(numbers) == 1:
+        elif kind == "night" and len(numbers) == 1:
             await self.look(("night", numbers[0]))
-        elif kind == "m" and len(numbers) == 1:
+        elif kind == "members" and len(numbers) == 1:
             for topic, streams in list(self.topics.items()):
                 if any(stream.group_id == numbers[0] for stream in streams):
                     await self.tell(topic, None, recheck_only=True)
