@@ -205,6 +205,13 @@ def round_state_at(game_id: int, number: int, version: int) -> RoundState:
     return state
 
 
+def forget_shared_states() -> None:
+    """Forget every round shared by version (a database put back from a backup repeats ids and
+    versions: restart the server, or call this)."""
+    with _SHARED_LOCK:
+        _SHARED_STATES.clear()
+
+
 def round_state_for(request: TableRequest, game_id, number) -> RoundState:
     """The round's state, if this request may see its game (as `round_for` decides)."""
     state = round_state(game_id, number)

@@ -343,3 +343,15 @@ def test_the_version_is_read_from_an_etag_the_gzip_middleware_made_weak(
     assert weak["Content-Encoding"] == "gzip" and weak["ETag"].startswith('W/"')
     lines = re.findall(r'id="hand-line-(\d+)"', gzip.decompress(weak.content).decode())
     assert lines == [str(ann.pk)]
+
+
+def test_the_rounds_changes_are_counted_in_what_is_sent(signed_in, member, bob, make_game):
+    game = make_game(member)
+    etag = shown_etag(signed_in, f"/games/{game.pk}/rounds/1/")
+    first = game.rounds.get()
+    first.save_hand(game.seats.get(position=2), Entry(POINTS, "", 37), bob)
+    first.save_hand(game.seats.get(position=1), Entry(POINTS, "", 5), bob)
+    sent = signed_in.get(f"/games/{game.pk}/rounds/1/live/", HTTP_IF_NONE_MATCH=etag)
+    body = sent.content.decode()
+    assert '<div id="round-history" data-live data-live-key="some">' in body
+    assert 'id="round-changes-count" data-live data-live-key="2">2</span>' in body

@@ -192,7 +192,8 @@ def test_the_changes_are_drawn_on_the_page_and_sent_again_when_opened(signed_in,
     first = game.rounds.get()
     first.save_hand(ann, Entry(POINTS, "", 4), member)
     page = signed_in.get(f"/games/{game.pk}/rounds/1/").content.decode()
-    assert "<summary>Changes (1)</summary>" in page and "4 points entered (4)" in page
+    assert '>Changes (<span id="round-changes-count"' in page and '">1</span>)' in page
+    assert "4 points entered (4)" in page
     first.save_hand(bob, Entry(POINTS, "", 7), member)
     opened = signed_in.get(
         f"/games/{game.pk}/rounds/1/", HTTP_HX_REQUEST="true", HTTP_HX_TARGET="round-changes-list"

@@ -31,7 +31,7 @@ def _notify(payload: str) -> None:
 
 def parse(payload: str) -> tuple[str, list[int]] | None:
     """A notification's kind and numbers, or None for one this code did not send."""
-    kind, *numbers = payload.split()
-    if kind not in ("game", "night", "members") or not all(n.isdigit() for n in numbers):
+    what, *numbers = payload.split()
+    if what not in ("game", "night", "members") or not all(n.isdigit() for n in numbers):
         return None
-    return kind, [int(n) for n in numbers]
+    return what, [int(n) for n in numbers]

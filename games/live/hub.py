@@ -198,14 +198,14 @@ class Hub:
         said = announce.parse(payload)
         if said is None:
             return
-        kind, numbers = said
-        if kind == "game" and len(numbers) == 3:
+        what, numbers = said
+        if what == "game" and len(numbers) == 3:
             game, night, version = numbers
             await self.tell(("game", game), game_token(version))
             await self.look(("night", night))
-        elif kind == "night" and len(numbers) == 1:
+        elif what == "night" and len(numbers) == 1:
             await self.look(("night", numbers[0]))
-        elif kind == "members" and len(numbers) == 1:
+        elif what == "members" and len(numbers) == 1:
             for topic, streams in list(self.topics.items()):
                 if any(stream.group_id == numbers[0] for stream in streams):
                     await self.tell(topic, None, recheck_only=True)
