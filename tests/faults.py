@@ -53,7 +53,7 @@ def production_env(settings_dict: dict, secret_key: str) -> dict:
             "SECRET_KEY": secret_key,
             "ALLOWED_HOSTS": "127.0.0.1",
             "SECURE_SSL_REDIRECT": "0",
-            "LOG_LEVEL": "CRITICAL",
+            "LOG_LEVEL": os.environ.get("TEST_SERVER_LOG_LEVEL", "CRITICAL"),
         }
     )
 

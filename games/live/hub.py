@@ -20,7 +20,7 @@ log = logging.getLogger(__name__)
 
 HEARTBEAT = 15  # seconds between pings on a quiet stream (proxies drop silent connections)
 WATCH_EVERY = 0.2  # seconds between two reads of the versions (SQLite)
-LISTEN_RETRY = (0.5, 5)  # first and longest wait before listening again after a lost connection
+LISTEN_RETRY = (0.25, 2)  # first and longest wait before listening again after a lost connection
 
 Topic = tuple[str, int]  # ("game", id) or ("night", id)
 
@@ -155,36 +155,22 @@ class Hub:
         nights they show, one query an interval; tell the streams whose state moved."""
         while self.topics:
             await asyncio.sleep(WATCH_EVERY)
-            games = [pk for page, pk in self.topics if page == "game"]
-            nights = [pk for page, pk in self.topics if page == "night"]
-            try:
-                states = await self.run(_states, games, nights)
-            except Exception:  # the database out of reach: try again next interval
-                log.warning("live: reading the versions failed", exc_info=True)
-                continue
-            for topic in list(self.topics):
-                token = states.get(topic)
-                if token is None:
-                    await self.tell(topic, None, recheck_only=True)
-                else:
-                    await self.tell(topic, token)
+            await self.look_all()
 
     async def listen(self) -> None:
-        """PostgreSQL: LISTEN on the channel every save notifies; after a lost connection
-        (a database restart), listen again and tell every stream to look, since changes may
-        have gone unheard meanwhile."""
+        """PostgreSQL: LISTEN on the channel every save notifies. Each time it begins to listen
+        (again, after a lost connection: a database restart) it reads the state of every game
+        and night followed here, since changes may have gone unheard meanwhile."""
         import psycopg
 
-        wait, heard_before = LISTEN_RETRY[0], False
+        wait = LISTEN_RETRY[0]
         while self.topics:
             try:
                 params = await self.run(_connection_params)
                 async with await psycopg.AsyncConnection.connect(autocommit=True, **params) as db:
                     await db.execute(f"LISTEN {announce.CHANNEL}")
-                    if heard_before:
-                        for topic in list(self.topics):
-                            await self.tell(topic, None)
-                    heard_before, wait = True, LISTEN_RETRY[0]
+                    wait = LISTEN_RETRY[0]
+                    await self.look_all()
                     async for note in db.notifies():
                         await self.heard(note.payload)
                         if not self.topics:
@@ -193,6 +179,20 @@ class Hub:
                 log.warning("live: listening failed; again in %s s", wait, exc_info=True)
                 await asyncio.sleep(wait)
                 wait = min(wait * 2, LISTEN_RETRY[1])
+
+    async def look_all(self) -> None:
+        """Read the state of every game and night followed here (one query), and tell the
+        streams whose state moved."""
+        games = [pk for page, pk in self.topics if page == "game"]
+        nights = [pk for page, pk in self.topics if page == "night"]
+        try:
+            states = await self.run(_states, games, nights)
+        except DatabaseError:  # out of reach: the next change tells
+            log.warning("live: reading the versions failed", exc_info=True)
+            return
+        for topic in list(self.topics):
+            token = states.get(topic)
+            await self.tell(topic, token, recheck_only=token is None)
 
     async def heard(self, payload: str) -> None:
         said = announce.parse(payload)
