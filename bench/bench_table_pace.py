@@ -64,6 +64,7 @@ PAUSE = 0.25  # the page asks once the taps pause this long
 TIMEOUT = 10.0
 KINDS = ["unchanged ask", "changed ask", "scoring", "save", "summary", "stream"]
 RETRY = 1.0  # s: EventSource opens a dropped stream again after the server's `retry`
+SPREAD = 0.15  # s: the page asks within this of its stream's word (static/js/live.js)
 RUMMY_OPTIONS = {
     "r_decks": "2",
     "r_jokers": "2",
@@ -352,8 +353,10 @@ async def follow(phone: Phone, tally: Tally, stop: float) -> None:
                         took = time.perf_counter() - opened
                         tally.count("stream", Answer(status, {}, "", took, 0, 0))
                         first = False
-                    if b"event: ping" not in event:
-                        asyncio.create_task(ask(phone, tally))
+                    if b"event: ping" not in event:  # asked within SPREAD, as live.js does
+                        asyncio.get_running_loop().call_later(
+                            random.uniform(0, SPREAD), asyncio.create_task, ask(phone, tally)
+                        )
         except (OSError, TimeoutError, asyncio.IncompleteReadError, ValueError):
             pass
         finally:

@@ -32,10 +32,12 @@
   const FIRST_EVENT = 4000; // a stream that says nothing this long after the page opened is held up
   const QUIET = 40000; // a stream pings every 15 s: silent this long, it is lost
   const LONGEST_WAIT = 30000;
+  const SPREAD = 150; // ms over which the phones told of one change ask about it
   const url = hook.dataset.liveUrl;
   let etag = hook.dataset.liveEtag || "";
   let timer = null;
   let watchdog = null;
+  let spread = null;
   let polling = true; // until the stream's first event
   let asking = false;
   let again = false; // word of a change came while asking
@@ -161,7 +163,15 @@
         if (wasPolling) pause();
         return;
       }
-      ask(); // a change, the state on (re)opening, or the end of this phone's access
+      // A change, the state on (re)opening, or the end of this phone's access. Every phone of
+      // the table hears of a save at the same moment: each asks within SPREAD of it, not all
+      // in the same few milliseconds.
+      if (spread === null) {
+        spread = setTimeout(() => {
+          spread = null;
+          ask();
+        }, Math.random() * SPREAD);
+      }
     });
     // htmx reads these attributes when it processes the page, after this deferred script.
     polling = false;
