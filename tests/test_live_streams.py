@@ -179,4 +179,3 @@ def test_pages_are_served_beside_the_streams(table, member):
     assert b"Round 1" in page.response.read()
     assert server.streams() == 1
     stream.close()
-
