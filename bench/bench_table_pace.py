@@ -3,22 +3,29 @@ SQLite file or PostgreSQL), in steps of more and more phones on this machine.
 
 The tables are made through HTTP only, as people make them: a player signs up and starts a
 game of 13-card Rummy for five; the other four phones join it by its guest link. Each phone
-loads its round page once, then, as the page does:
-- polls the round's live URL every 2 s with the ETag it last saw (If-None-Match);
+sends what the round page sends in Chromium (read from Chromium's own requests, two phones at a
+table: the page, its stream, one ask of the live URL each time the stream speaks, a scoring
+request once taps pause, the save):
+- it loads its round page, opens the game's stream (`Accept: text/event-stream`, held open,
+  opened again a second after it drops) and, each time the stream tells a version, asks the
+  round's live URL once with the ETag it last saw (If-None-Match);
 - every ~20 s taps its hand (13 cards, 150 ms apart), which sends one scoring request once the
-  taps pause (250 ms), saves it a second later (POST with the version it has), and asks the
-  round's summary again when the save says so (HX-Trigger).
-With --per-tap the phone sends what the page before issue 18 sent instead: a scoring request
-on every tap (13 a hand), each one reaching the server even when the page aborted it.
+  taps pause (250 ms), and saves it a second later (POST with the version it has); its own
+  stream's word then brings the round's summary.
+With --poll the phone does what the page before the stream did: no stream, the live URL asked
+every 2 s, and the round's summary asked again after each save (HX-Trigger). With --per-tap a
+scoring request on every tap (13 a hand), as before issue 18.
 
 For each step it prints the requests a second, p50 and p95 of each kind of request, errors
-(5xx, refused connections, answers over 10 s) and the server's CPU time per request (of
-gunicorn's processes, from /proc). Then, with one phone alone, the CPU of an unchanged poll
-and the bytes of an unchanged and a changed poll (headers and body, both ways).
+(5xx, refused connections, answers over 10 s), the server's CPU time per request (of
+gunicorn's processes, from /proc), and how long a save takes to show on the table's other
+phones: from the save sent to the moment each of them holds the live answer that shows it.
+Then, with one phone alone, the server's CPU per request of each kind, and the bytes of an
+unchanged and a changed ask (headers and body, both ways).
 
     uv run python -m bench.bench_table_pace                      # SQLite file
     uv run python -m bench.bench_table_pace --postgres postgres://postgres@127.0.0.1:5432/pace
-    uv run python -m bench.bench_table_pace --app /tmp/old-checkout --per-tap   # before
+    uv run python -m bench.bench_table_pace --app /tmp/old-checkout --poll      # before
     nice uv run python -m bench.bench_table_pace --soak 60 > soak.txt        # an evening
 
 `--soak MINUTES` keeps `--phones` phones (100) at that pace for MINUTES instead of the steps.
@@ -55,7 +62,9 @@ SAVE_EVERY = 20.0
 BETWEEN_TAPS = 0.15
 PAUSE = 0.25  # the page asks once the taps pause this long
 TIMEOUT = 10.0
-KINDS = ["unchanged poll", "changed poll", "scoring", "save", "summary"]
+KINDS = ["unchanged ask", "changed ask", "scoring", "save", "summary", "stream"]
+RETRY = 1.0  # s: EventSource opens a dropped stream again after the server's `retry`
+SPREAD = 0.15  # s: the page asks within this of its stream's word (static/js/live.js)
 RUMMY_OPTIONS = {
     "r_decks": "2",
     "r_jokers": "2",
@@ -97,9 +106,9 @@ class Client:
         data = ("\r\n".join(lines) + "\r\n\r\n").encode() + body
         idle = [] if idle is None else idle  # the phone's open connections not in use
         start = time.perf_counter()
-        for attempt in range(2):  # a kept connection the server closed meanwhile: once more
-            try:
-                if idle:
+        for attempt in range(2):  # a kept connection the server closed meanwhile: once more,
+            try:  # on a new one, as a browser does
+                if idle and not attempt:
                     reader, writer = idle.pop()
                 else:
                     reader, writer = await asyncio.wait_for(
@@ -153,6 +162,10 @@ class Phone:
         self.etag, self.version = "", 0
         self.idle: list = []  # its connections kept alive
         self.cards: list[str] = []  # the cards its hands are dealt from
+        self.stream_url = ""
+        self.table: Table | None = None
+        self.asking = False
+        self.again = False  # the stream spoke while asking: ask once more
 
     def headers(self, **extra) -> dict:
         cookie = "; ".join(f"{k}={v}" for k, v in self.cookies.items())
@@ -182,6 +195,8 @@ class Phone:
     def show(self, page: str, seat_index: int) -> None:
         """What the round page tells the phone: its live URL and ETag, its hand's form."""
         self.live_url = re.search(r'data-live-url="([^"]+)"', page).group(1)
+        stream = re.search(r'data-live-stream="([^"]+)"', page)  # none before the stream
+        self.stream_url = stream.group(1) if stream else ""
         self.etag = re.search(r'data-live-etag="([^"]+)"', page).group(1).replace("&quot;", '"')
         self.hand_url = re.findall(r'<form method="post" action="([^"]+/seats/\d+/)"', page)[
             seat_index
@@ -214,13 +229,39 @@ async def set_up_table(client: Client, index: int) -> list[Phone]:
         answer = await guest.post(link, {"device": f"{NAMES[seat]}'s phone"})
         assert answer.status == 302, (answer.status, answer.body[:300])
         phones.append(guest)
+    table = Table()
+    for phone in phones:
+        phone.table = table
     shoe = DECK * 2  # the game's two decks, shared out so the round's hands never hold a card
     for seat, phone in enumerate(phones):  # more often than the decks have it
         phone.cards = shoe[seat::PHONES_A_TABLE]
         page = await phone.get(f"/games/{game}/rounds/1/")
         assert page.status == 200, page.status
         phone.show(page.body, seat)
+    table.version = version_of(phones[0].etag)
     return phones
+
+
+class Table:
+    """A table's saves, by the game version each made, and when each phone showed them."""
+
+    def __init__(self):
+        self.version = 0  # the game's, as its phones last heard
+        self.sent: dict[int, tuple[Phone, float]] = {}  # version: (the saving phone, sent at)
+        self.shown: dict[int, list[tuple[Phone, float]]] = defaultdict(list)
+
+    def delays(self, since: float) -> list[float]:
+        """Seconds from each save sent (after `since`) to each other phone holding it."""
+        found = []
+        for version, (saver, sent) in self.sent.items():
+            if sent >= since:
+                found += [t - sent for phone, t in self.shown[version] if phone is not saver]
+        return found
+
+
+def version_of(etag: str) -> int:
+    head = etag.removeprefix("W/").strip('"').split(".")[0]
+    return int(head) if head.isdigit() else 0
 
 
 class Tally:
@@ -254,15 +295,76 @@ class Tally:
         self.times[kind].append(answer.took * 1000)
 
 
-async def poll(phone: Phone, tally: Tally) -> None:
-    answer = await phone.get(phone.live_url, **{"If-None-Match": phone.etag})
-    kind = "unchanged poll" if answer.status == 304 else "changed poll"
-    tally.count(kind, answer, expected=(200, 304))
-    if answer.status == 200:
-        phone.etag = answer.headers["etag"][0]
+async def ask(phone: Phone, tally: Tally) -> None:
+    """Ask the live URL with the ETag shown (static/js/live.js): one at a time, once more if the
+    stream spoke meanwhile."""
+    if phone.asking:
+        phone.again = True
+        return
+    phone.asking = True
+    try:
+        while True:
+            phone.again = False
+            answer = await phone.get(phone.live_url, **{"If-None-Match": phone.etag})
+            kind = "unchanged ask" if answer.status == 304 else "changed ask"
+            tally.count(kind, answer, expected=(200, 304))
+            if answer.status == 200:
+                before, phone.etag = version_of(phone.etag), answer.headers["etag"][0]
+                if phone.table is not None:
+                    now = time.perf_counter()
+                    for version in range(before + 1, version_of(phone.etag) + 1):
+                        phone.table.shown[version].append((phone, now))
+            if not phone.again:
+                return
+    finally:
+        phone.asking = False
 
 
-async def enter_hand(phone: Phone, tally: Tally, rng: random.Random, per_tap: bool) -> None:
+async def follow(phone: Phone, tally: Tally, stop: float) -> None:
+    """Hold the game's stream as EventSource does: each event but a ping asks the live URL;
+    a dropped stream is opened again after RETRY seconds."""
+    while time.perf_counter() < stop:
+        opened = time.perf_counter()
+        try:
+            reader, writer = await asyncio.wait_for(
+                asyncio.open_connection("127.0.0.1", phone.client.port), TIMEOUT
+            )
+        except (OSError, TimeoutError):
+            tally.count("stream", Answer(0, {}, "", 0, 0, 0))
+            await asyncio.sleep(RETRY)
+            continue
+        headers = phone.headers(Accept="text/event-stream", **{"Cache-Control": "no-cache"})
+        lines = [f"GET {phone.stream_url} HTTP/1.1", f"Host: 127.0.0.1:{phone.client.port}"]
+        lines += [f"{name}: {value}" for name, value in headers.items()]
+        writer.write(("\r\n".join(lines) + "\r\n\r\n").encode())
+        try:
+            head = await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), TIMEOUT)
+            status, _ = parse_head(head)
+            first = True
+            buffer = b""
+            while time.perf_counter() < stop:
+                size = int((await reader.readline()).strip() or b"0", 16)
+                if size == 0:
+                    break  # the server closed the stream (it stops): open it again
+                buffer += await reader.readexactly(size + 2)
+                while b"\n\n" in buffer:
+                    event, buffer = buffer.split(b"\n\n", 1)
+                    if first:
+                        took = time.perf_counter() - opened
+                        tally.count("stream", Answer(status, {}, "", took, 0, 0))
+                        first = False
+                    if b"event: ping" not in event:  # asked within SPREAD, as live.js does
+                        asyncio.get_running_loop().call_later(
+                            random.uniform(0, SPREAD), asyncio.create_task, ask(phone, tally)
+                        )
+        except (OSError, TimeoutError, asyncio.IncompleteReadError, ValueError):
+            pass
+        finally:
+            writer.close()
+        await asyncio.sleep(RETRY)
+
+
+async def enter_hand(phone: Phone, tally: Tally, rng: random.Random, per_tap: bool, push) -> None:
     """Tap 13 cards 150 ms apart, let the page score them, save, and ask the summary again."""
     cards = rng.sample(phone.cards, 13)
     tasks = []
@@ -279,8 +381,13 @@ async def enter_hand(phone: Phone, tally: Tally, rng: random.Random, per_tap: bo
     await asyncio.gather(*tasks)
     await asyncio.sleep(1.0)  # the player looks, then presses Save
     fields = {"outcome": "cards", "cards": " ".join(cards), "version": phone.version, "save": "1"}
+    sent = time.perf_counter()
     answer = await phone.post(phone.hand_url, fields, htmx=True)
     tally.count("save", answer, expected=(200, 409))
+    if answer.status == 200 and phone.table is not None:
+        # Each save is one version of the game; a table's saves seldom cross (one in ~4 s).
+        phone.table.version += 1
+        phone.table.sent[phone.table.version] = (phone, sent)
     version = re.search(r'name="version" value="(\d+)"', answer.body)
     if answer.status == 200:
         phone.version += 1
@@ -288,7 +395,8 @@ async def enter_hand(phone: Phone, tally: Tally, rng: random.Random, per_tap: bo
             tally.saves += 1
     elif version:
         phone.version = int(version.group(1))
-    if "round-changed" in answer.headers.get("hx-trigger", [""])[0]:
+    if "round-changed" in answer.headers.get("hx-trigger", [""])[0] and not push:
+        # With its stream, the page asks its live URL at the stream's word instead.
         summary = await phone.get(phone.round_url, **{"HX-Request": "true"})
         tally.count("summary", summary)
 
@@ -297,19 +405,25 @@ async def score(phone: Phone, tally: Tally, fields: dict) -> None:
     tally.count("scoring", await phone.post(phone.hand_url, fields, htmx=True))
 
 
-async def run_phone(phone, tally, stop, rng, per_tap) -> None:
+async def run_phone(phone, tally, stop, rng, per_tap, push=True) -> None:
     await asyncio.sleep(rng.uniform(0, POLL_EVERY))
     next_save = time.perf_counter() + rng.uniform(2, SAVE_EVERY)
     saving = None
+    following = asyncio.create_task(follow(phone, tally, stop)) if push else None
     while time.perf_counter() < stop:
         started = time.perf_counter()
         if started >= next_save and (saving is None or saving.done()):
-            saving = asyncio.create_task(enter_hand(phone, tally, rng, per_tap))
+            saving = asyncio.create_task(enter_hand(phone, tally, rng, per_tap, push))
             next_save = started + rng.uniform(0.75 * SAVE_EVERY, 1.25 * SAVE_EVERY)
-        await poll(phone, tally)
-        await asyncio.sleep(max(0.0, POLL_EVERY - (time.perf_counter() - started)))
+        if not push:
+            await ask(phone, tally)
+        await asyncio.sleep(
+            max(0.0, (POLL_EVERY if not push else 0.25) - (time.perf_counter() - started))
+        )
     if saving is not None:
         await saving
+    if following is not None:
+        following.cancel()
 
 
 def server_cpu(pid: int) -> dict[int, tuple[str, float]]:
@@ -345,15 +459,16 @@ def cpu_between(before: dict, after: dict) -> tuple[float, float]:
 WARM_UP = 5.0  # s: the phones of a step catch up with the saves made since they last looked
 
 
-async def step(phones, server_pid, seconds, per_tap, seed) -> dict:
+async def step(phones, server_pid, seconds, per_tap, seed, push=True) -> dict:
     tally = Tally()
     rng = random.Random(seed)
     stop = time.perf_counter() + WARM_UP + seconds
     running = asyncio.gather(
-        *(run_phone(p, tally, stop, random.Random(rng.random()), per_tap) for p in phones)
+        *(run_phone(p, tally, stop, random.Random(rng.random()), per_tap, push) for p in phones)
     )
     await asyncio.sleep(WARM_UP)
     tally.recording = True
+    since = time.perf_counter()
     before = server_cpu(server_pid)
     client_before = time.process_time()
     started = time.perf_counter()
@@ -361,7 +476,16 @@ async def step(phones, server_pid, seconds, per_tap, seed) -> dict:
     elapsed = time.perf_counter() - started
     client = time.process_time() - client_before
     cpu, database = cpu_between(before, server_cpu(server_pid))
-    return {"tally": tally, "elapsed": elapsed, "cpu": cpu, "db": database, "client": client}
+    tables = {id(p.table): p.table for p in phones if p.table is not None}.values()
+    delays = [d * 1000 for table in tables for d in table.delays(since)]
+    return {
+        "tally": tally,
+        "elapsed": elapsed,
+        "cpu": cpu,
+        "db": database,
+        "client": client,
+        "delays": delays,
+    }
 
 
 def pct(values, share):
@@ -387,40 +511,83 @@ def print_step(count, result):
     )
     shares = ", ".join(f"{len(tally.times[kind])} {kind}" for kind in KINDS)
     print(f"{'':>15}answers counted: {shares}")
+    delays = result["delays"]
+    print(
+        f"{'':>15}a save shown on the table's other phones: p50 {pct(delays, 0.5):.0f} ms, "
+        f"p95 {pct(delays, 0.95):.0f} ms, max {max(delays, default=float('nan')):.0f} ms "
+        f"({len(delays)} times, from the save sent to the live answer that shows it)"
+    )
     for (kind, status), times in sorted(tally.error_kinds.items()):
         print(f"{'':>15}{times} {kind}: {status or 'no answer (refused, or over 10 s)'}")
 
 
-async def alone(client: Client, phone: Phone, server_pid: int) -> None:
-    """One phone by itself: an unchanged poll's server CPU, and the bytes of each kind of poll."""
-    polls = 400
+async def alone(client: Client, phone: Phone, server_pid: int, push: bool) -> None:
+    """One phone by itself: the server's CPU per request of each kind (mean of `times`, in
+    turn), and the bytes of an unchanged and a changed ask."""
+    times = 200
     first = await phone.get(phone.live_url, **{"If-None-Match": phone.etag})
     if first.status == 200:
         phone.etag = first.headers["etag"][0]
-    before = server_cpu(server_pid)
-    for _ in range(polls):
-        answer = await phone.get(phone.live_url, **{"If-None-Match": phone.etag})
-        assert answer.status == 304, answer.status
-    cpu, database = (used / polls * 1000 for used in cpu_between(before, server_cpu(server_pid)))
+    hands = [phone.cards[:13], phone.cards[1:14]]
+
+    async def unchanged_ask(i):
+        return await phone.get(phone.live_url, **{"If-None-Match": phone.etag}), 304
+
+    async def changed_ask(i):  # one save behind
+        behind = f'"{version_of(phone.etag) - 1}.x"'
+        return await phone.get(phone.live_url, **{"If-None-Match": behind}), 200
+
+    async def scoring(i):
+        fields = {"outcome": "cards", "cards": " ".join(hands[i % 2]), "version": phone.version}
+        return await phone.post(phone.hand_url, fields, htmx=True), 200
+
+    async def save(i):
+        fields = {"outcome": "cards", "cards": " ".join(hands[i % 2]), "version": phone.version}
+        answer = await phone.post(phone.hand_url, fields | {"save": "1"}, htmx=True)
+        phone.version += 1
+        return answer, 200
+
+    async def summary(i):
+        headers = {"HX-Request": "true", "HX-Target": "round-status", "HX-Trigger": "round-status"}
+        return await phone.get(phone.round_url, **headers), 200
+
+    async def round_page(i):
+        return await phone.get(phone.round_url), 200
+
+    kinds = [unchanged_ask, changed_ask, scoring, save, summary, round_page]
+    print(f"\nOne phone alone: the server's CPU per request (ms, mean of {times}; app = the")
+    print("server's processes, db = PostgreSQL's)")
+    for kind in kinds:
+        before = server_cpu(server_pid)
+        for i in range(times):
+            answer, expected = await kind(i)
+            assert answer.status == expected, (kind.__name__, answer.status, answer.body[:300])
+        app, database = (u / times * 1000 for u in cpu_between(before, server_cpu(server_pid)))
+        name = kind.__name__.replace("_", " ")
+        print(f"  {name:>14}: app {app:5.2f}  db {database:5.2f}  ({answer.received} bytes back)")
+        if kind is save:  # the phone's ETag is behind its own saves now
+            phone.etag = (await phone.get(phone.live_url)).headers["etag"][0]
+    answer, _ = await unchanged_ask(0)
+    print(f"  bytes of an unchanged ask: {answer.sent} sent, {answer.received} received")
+    answer, _ = await changed_ask(0)
     print(
-        f"\nOne phone alone: an unchanged poll (304) costs {cpu:.2f} ms of the app's CPU "
-        f"(gunicorn's processes) and {database:.2f} ms of the database server's (mean of {polls})"
+        f"  bytes of a changed ask, one save behind: {answer.sent} sent, {answer.received} received"
     )
-    print(f"  bytes of an unchanged poll: {answer.sent} sent, {answer.received} received")
-    version = phone.etag.removeprefix("W/").strip('"').split(".")[0]
-    if version.isdigit():  # the phone's version is in its ETag: ask as one a save behind
-        behind = await phone.get(phone.live_url, **{"If-None-Match": f'"{int(version) - 1}.x"'})
-        sizes = f"{behind.sent} sent, {behind.received} received"
-        print(f"  bytes of a changed poll, one save behind: {sizes}")
-    every = await phone.get(phone.live_url, **{"If-None-Match": '"stale"'})
-    print(f"  bytes of a changed poll, nothing known: {every.sent} sent, {every.received} received")
 
 
 def serve_app(app: Path, env: dict, workers: int, threads: int) -> tuple[subprocess.Popen, int]:
+    """The README's production command (gunicorn with uvicorn workers on the ASGI application,
+    WEB_THREADS threads each); a checkout from before it, gunicorn's sync or gthread workers."""
     port = free_port()
-    command = [sys.executable, "-m", "gunicorn", "scorekeeper.wsgi", "--workers", str(workers)]
-    if threads > 1:
-        command += ["--worker-class", "gthread", "--threads", str(threads)]
+    command = [sys.executable, "-m", "gunicorn"]
+    if (app / "games" / "live").is_dir():
+        command += ["scorekeeper.asgi", "--worker-class", "uvicorn_worker.UvicornWorker"]
+        env = env | {"WEB_THREADS": str(threads)}
+    else:
+        command += ["scorekeeper.wsgi"]
+        if threads > 1:
+            command += ["--worker-class", "gthread", "--threads", str(threads)]
+    command += ["--workers", str(workers)]
     command += ["--bind", f"127.0.0.1:{port}", "--log-level", "error", "--timeout", "60"]
     server = subprocess.Popen(command, cwd=app, env=os.environ | env)
     import socket
@@ -440,7 +607,8 @@ def main():
     parser.add_argument("--steps", default="20,100,250,500")
     parser.add_argument("--seconds", type=float, default=20.0)
     parser.add_argument("--workers", type=int, default=3)
-    parser.add_argument("--threads", type=int, default=1, help="gthread workers when more than 1")
+    parser.add_argument("--threads", type=int, default=4, help="threads a worker")
+    parser.add_argument("--poll", action="store_true", help="ask every 2 s, no stream (before)")
     parser.add_argument("--per-tap", action="store_true", help="a scoring request each tap")
     parser.add_argument("--app", type=Path, default=ROOT, help="the checkout to serve")
     parser.add_argument("--soak", type=int, metavar="MINUTES", help="one step this long, watched")
@@ -498,6 +666,7 @@ async def bench(args, steps, server_pid, port, database):
         phones += [phone for table in made for phone in table]
     client.timeout = TIMEOUT
     entry = "a scoring request every tap" if args.per_tap else "one scoring request a settled hand"
+    entry += "; asking every 2 s (no stream)" if args.poll else "; a stream each"
     print(
         f"\ngunicorn, {args.workers} workers of {args.threads} thread(s), DEBUG=0, {database}; "
         f"{os.cpu_count()} cores "
@@ -507,7 +676,7 @@ async def bench(args, steps, server_pid, port, database):
         tally = Tally()
 
         async def play(phone, stop, seed):
-            await run_phone(phone, tally, stop, random.Random(seed), args.per_tap)
+            await run_phone(phone, tally, stop, random.Random(seed), args.per_tap, not args.poll)
 
         def size():
             return soak.database_bytes(args.sqlite_path, args.postgres)
@@ -521,9 +690,11 @@ async def bench(args, steps, server_pid, port, database):
         "app   db client (CPU, % of a core)"
     )
     for number, count in enumerate(steps):
-        result = await step(phones[:count], server_pid, args.seconds, args.per_tap, number)
+        result = await step(
+            phones[:count], server_pid, args.seconds, args.per_tap, number, not args.poll
+        )
         print_step(count, result)
-    await alone(client, phones[0], server_pid)
+    await alone(client, phones[0], server_pid, not args.poll)
 
 
 if __name__ == "__main__":

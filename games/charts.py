@@ -28,11 +28,14 @@ def line_chart(series, labels, title: str) -> dict:
     """Geometry for a chart of `series` [(name, colour, [value or None, …])] over `labels`."""
     values = [v for _, _, vs in series for v in vs if v is not None]
     top = _nice_ceiling(max(values, default=0))
-    count = max(len(labels), 2)
+    count = len(labels)
     plot_w, plot_h = WIDTH - LEFT - RIGHT, HEIGHT - TOP - BOTTOM
+    inset = 8  # the first point clear of the axis and its labels
 
     def x(i):
-        return round(LEFT + plot_w * i / (count - 1), 1)
+        if count < 2:
+            return round(LEFT + plot_w / 2, 1)  # one point: in the middle, not on the axis
+        return round(LEFT + inset + (plot_w - inset) * i / (count - 1), 1)
 
     def y(v):
         return round(TOP + plot_h * (1 - v / top), 1) if top else TOP + plot_h

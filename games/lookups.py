@@ -1,6 +1,8 @@
 """What the pages of a game share: the game or round a request may see, and what the score
 table, a round and a game night show. Views and live updates both read them from here."""
 
+import threading
+from collections import OrderedDict
 from dataclasses import dataclass
 
 from django.db.models import Exists, Max, OuterRef, Q, Subquery
@@ -69,7 +71,9 @@ def round_status(round_: Round, table, last_save=..., report=...) -> dict:
         "round": round_,
         "hands": hands,
         "problems": round_.problems(table),
-        "notes": game.kind_def.round_notes((hand.outcome, hand.all_pure) for hand in hands),
+        "notes": game.kind_def.round_notes(
+            (hand.outcome, hand.all_pure, hand.seat.player.name) for hand in hands
+        ),
         "report": round_report(round_, table) if report is ... else report,
         "last_save": (None if game.finished_at else round_.last_save())
         if last_save is ...
@@ -88,8 +92,10 @@ def round_context(round_: Round, panels=None) -> dict:
     game = round_.game
     table = round_.table()
     panels = panels or {}
+    doubler = round_.doubler(table)
     built = [
-        panels.get(seat.pk) or HandPanel.saved(round_, seat, table.hands.get(seat.pk))
+        panels.get(seat.pk)
+        or HandPanel.saved(round_, seat, table.hands.get(seat.pk), doubler=doubler)
         for seat in table.playing
     ]
     # One hand at a time: the first hand still to enter is open, the others wait as one line
@@ -99,11 +105,24 @@ def round_context(round_: Round, panels=None) -> dict:
     for panel in waiting[0 if busy else 1 :]:
         panel.collapsed = True
     return round_status(round_, table) | {
+        "wild_words": wild_words(round_),
         "panels": built,
         "outcomes": game.kind_def.outcomes(game.engine_rules),
-        "changes": round_changes_list(round_),
+        "changes": (changes := list(round_changes_list(round_))),
+        "changes_count": len(changes),
         "is_last_known": is_last_known(round_),
     }
+
+
+def wild_words(round_: Round) -> str:
+    """The round's wild cards in words, for the page's facts: the picker and the melds mark
+    them "W" ("3s wild, jokers too", "Jokers wild"), or "" when it has none."""
+    game = round_.game
+    jokers = game.kind_def.jokers(game.engine_rules) > 0
+    label = round_.wild_label
+    if label:
+        return f"{label}, jokers too" if jokers and "joker" not in label else label
+    return "Jokers wild" if jokers else ""
 
 
 def round_changes_list(round_: Round):
@@ -118,8 +137,9 @@ def is_last_known(round_: Round) -> bool:
 
 @dataclass(frozen=True)
 class RoundState:
-    """A round as its game's version left it: what a live update of the round draws. Read for
-    each request (three queries), never shared between requests or threads."""
+    """A round as its game's version left it: what a live update of the round draws. Read in
+    three queries; once made, only read (`round_state_at` shares it between the phones asking
+    about one version)."""
 
     round: Round
     table: RoundTable
@@ -127,11 +147,12 @@ class RoundState:
     report: ShownReport | None  # the round's report, where its hands are scored together (Gin)
     is_last_known: bool
     saves: list[tuple[int, int]]  # (seat, the game version its latest save or undo made)
+    changes_count: int  # saves and undos, for "Changes (n)"
 
 
 def round_state(game_id: int, number: int) -> RoundState:
-    """The round (404 if there is none) as its game's current version left it, in three
-    queries: the round with its game, its seats and hands, its changes."""
+    """The round (404 if there is none) as its game's current version left it, in four
+    queries: the round with its game, its seats and hands, its changes and how many."""
     later = Round.objects.filter(game_id=OuterRef("game_id"), number__gt=OuterRef("number"))
     round_ = get_object_or_404(
         Round.objects.select_related("game__night", "dealer__player").annotate(later=Exists(later)),
@@ -156,7 +177,39 @@ def round_state(game_id: int, number: int) -> RoundState:
         round_report(round_, table),
         not round_.later,
         [(change.seat_id, change.game_version) for change in changes],
+        of_round.count(),
     )
+
+
+_SHARED_STATES: OrderedDict[tuple[int, int, int], RoundState] = OrderedDict()
+_SHARED_LOCK = threading.Lock()
+SHARED_STATES = 256
+
+
+def round_state_at(game_id: int, number: int, version: int) -> RoundState:
+    """The round as its game's version `version` left it (or a later one: it is read after the
+    version), read once in this server process and shared by every phone that asks about that
+    version: word of a save reaches every phone of its table at once, and each asks. Nothing
+    in it is changed once made."""
+    key = (game_id, number, version)
+    with _SHARED_LOCK:
+        state = _SHARED_STATES.get(key)
+        if state is not None:
+            _SHARED_STATES.move_to_end(key)
+            return state
+    state = round_state(game_id, number)
+    with _SHARED_LOCK:
+        _SHARED_STATES[key] = state
+        while len(_SHARED_STATES) > SHARED_STATES:
+            _SHARED_STATES.popitem(last=False)
+    return state
+
+
+def forget_shared_states() -> None:
+    """Forget every round shared by version (a database put back from a backup repeats ids and
+    versions: restart the server, or call this)."""
+    with _SHARED_LOCK:
+        _SHARED_STATES.clear()
 
 
 def round_state_for(request: TableRequest, game_id, number) -> RoundState:
@@ -177,12 +230,15 @@ def round_changes(state: RoundState, since: int | None) -> dict:
         saved = {seat for seat, version in state.saves if version > since}
         saved |= {key for key, hand in table.hands.items() if hand.moved_in_version > since}
         seats = [seat for seat in seats if seat.pk in saved]
+    doubler = round_.doubler(table)
     panels = [
-        HandPanel.saved(round_, seat, table.hands.get(seat.pk), picker=False) for seat in seats
+        HandPanel.saved(round_, seat, table.hands.get(seat.pk), picker=False, doubler=doubler)
+        for seat in seats
     ]
     return round_status(round_, table, state.last_save, state.report) | {
         "panels": panels,
         "is_last_known": state.is_last_known,
+        "changes_count": state.changes_count,
     }
 
 

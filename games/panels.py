@@ -39,7 +39,8 @@ class HandPanel:
     scored: engine.Scored | None = None
     error: str | None = None
     conflict: Hand | None = None  # saved from another phone meanwhile
-    saved_now: bool = False
+    question: str | None = None  # asked before saving (a hand that melds completely)
+    doubler: str | None = None  # the winner whose four pure sequences double this count
     editing: bool = False
     collapsed: bool = False  # another hand is entered first
     reading: object = None  # the cards a photo showed (photos.PhotoReading), to check
@@ -48,18 +49,16 @@ class HandPanel:
     picker: list[list[PickerCard]] = field(default_factory=list)
 
     @classmethod
-    def saved(cls, round_: Round, seat: Seat, hand: Hand | None, *, saved_now=False, picker=True):
-        """The hand as stored (after any doubling), without scoring it again; with its picker
-        unless only its summary is drawn."""
+    def saved(cls, round_: Round, seat: Seat, hand: Hand | None, *, picker=True, doubler=None):
+        """The hand as stored (after any doubling by `doubler`, the winner's name), with why its
+        points are what they are; with its picker unless only its summary is drawn."""
         if hand is None:
             return cls.build(round_, seat, None, Entry(engine.CARDS), picker=picker)
         entry = hand.entry
         scored = engine.Scored(
             points=hand.points, melds=hand.melds, unmelded=hand.leftover, all_pure=hand.all_pure
         )
-        return cls.build(
-            round_, seat, hand, entry, scored=scored, saved_now=saved_now, picker=picker
-        )
+        return cls.build(round_, seat, hand, entry, scored=scored, picker=picker, doubler=doubler)
 
     @classmethod
     def entering(cls, round_: Round, seat: Seat, hand: Hand | None, entry: Entry, **shown):
@@ -152,15 +151,68 @@ class HandPanel:
 
     @property
     def open(self) -> bool:
-        """The panel is open while its hand is not saved, being edited, refused or in
-        conflict; a saved hand shows as one line."""
-        if self.saved_now or (self.collapsed and not (self.error or self.conflict)):
+        """The panel is open while its hand is not saved, being edited, refused, asked about or
+        in conflict; a saved hand shows as one line."""
+        stopped = bool(self.error or self.conflict or self.question)
+        if self.collapsed and not stopped:
             return False
-        return self.hand is None or self.editing or bool(self.error) or bool(self.conflict)
+        return self.hand is None or self.editing or stopped
+
+    @property
+    def stopped(self) -> bool:
+        """A save of this panel was refused, met a conflict, or is asked about."""
+        return bool(self.error or self.conflict or self.question)
+
+    @property
+    def reasons(self) -> list[str]:
+        """Why the hand's points are what they are, in the rules' words: those of the cards
+        entered, or of the hand as saved and as its round changed it (Rummy's double)."""
+        game = self.round.game
+        kind, rules = game.kind_def, game.engine_rules
+        if self.editing or self.hand is None:
+            own = self.scored.points if self.scored else None
+            reasons = list(self.scored.reasons) if self.scored else []
+        else:
+            own, reasons = kind.own_count(
+                self.hand.outcome, self.hand.cards, self.round.number, rules, self.hand.extra
+            )
+            reasons = list(reasons)
+        if own is not None:
+            reasons += kind.hand_reasons(self.entry.outcome, own, self.doubler, rules)
+        return reasons
+
+    @property
+    def points(self) -> int | None:
+        """The points the panel shows: the saved hand's, or the entry's once the round is known
+        (Rummy's double and cap), or None while they cannot be told."""
+        if not self.editing and self.hand is not None:
+            return self.hand.points
+        if self.scored is None or not self.scored.complete:
+            return None
+        game = self.round.game
+        kind = game.kind_def
+        doubled = self.doubler is not None
+        return kind.hand_points(self.entry.outcome, self.scored.points, doubled, game.engine_rules)
 
     @property
     def label(self) -> str | None:
         return outcome_label(self.round.game, self.hand.outcome) if self.hand else None
+
+    @property
+    def asked(self) -> dict | None:
+        """The question asked before saving, with its two answers' words, if any."""
+        if not self.question:
+            return None
+        kind = self.round.game.kind_def
+        name = self.seat.player.name
+        points = self.points or 0
+        return {
+            "question": self.question,
+            "yes_value": engine.WENT_OUT,
+            "no_value": engine.CARDS,
+            "yes": f"Yes, {name} {kind.went_out_word}",
+            "no": f"No, {kind.cards_label.lower()}: {points} {kind.own_points_word}",
+        }
 
     @property
     def saved_key(self) -> str:

@@ -52,7 +52,7 @@ def shown_report(report, hands: list[Hand]) -> ShownReport | None:
         )
     return ShownReport(
         report.headline.format(*names),
-        tuple(report.notes),
+        tuple(note.format(*names) for note in report.notes),
         tuple(
             ShownHand(
                 names[part.hand], part.role, part.melds, part.layoffs, part.unmelded, part.deadwood

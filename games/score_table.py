@@ -87,7 +87,10 @@ def score_table(game: Game) -> ScoreTable:
         if result:
             scored = [cell for cell in cells if cell.hand and cell.hand.points > 0]
             note = " · ".join([scored[0].seat.player.name, result] if scored else [result])
-        table.rows.append(Row(round_, kind.wild_label(round_.number, rules), cells, note))
+        # The wild rank by a round's number where it changes round by round (Three Thirteen);
+        # a rank the options fix for the whole game (Rummy's) is said once, in the options.
+        wild = kind.round_wild_label(round_.number)
+        table.rows.append(Row(round_, wild, cells, note))
     by_round = {round_.pk: round_.number for round_ in rounds}
     seatings = game.seatings(
         seats, rows=[(hand.seat_id, by_round[hand.round_id], hand.points) for hand in hands]

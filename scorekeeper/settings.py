@@ -123,6 +123,7 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 "games.access.table_access",
+                "games.live.streams.streams_held",
             ],
         },
     },

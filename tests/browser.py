@@ -180,7 +180,8 @@ def tap(page, name, cards: str):
 
 def enter_hand(page, name, cards: str, outcome: str | None = None, typed=False):
     """Enter a hand (tapped, or typed into the Cards field), choose the outcome, save, and
-    wait for the saved line."""
+    wait for the saved line. Cards left that meld completely are asked about first: they are
+    saved as cards left, as entered."""
     panel = open_panel(page, name)
     if typed:
         panel.get_by_label("Or type the cards").fill(cards)
@@ -193,10 +194,22 @@ def enter_hand(page, name, cards: str, outcome: str | None = None, typed=False):
         panel.get_by_text(outcome, exact=True).click()
     panel.get_by_role("button", name=f"Save {name}'s hand").click()
     saved = panel_for(page, name)
-    expect(saved.locator(".saved-now")).to_be_visible()
+    said = page.locator("#save-said", has_text=f"{name}'s hand saved")
+    asked = saved.locator(".question")
+    expect(said.or_(asked).first).to_be_attached()
+    if asked.count():
+        asked.get_by_role("button", name=re.compile("^No, ")).click()
+    expect(said).to_be_attached()
+    expect(saved_line(page, name)).to_be_visible()
     expect(page.locator(".htmx-settling")).to_have_count(0)  # the next hand has opened
     errors = saved.locator(".field-error").all_inner_texts()
     assert not errors, f"{name}: {errors}"
+
+
+def saved_line(page, name):
+    """The hand's line once it is saved, as every phone shows it: how it ended, its points and
+    who saved it."""
+    return panel_for(page, name).locator(".hand-line .saved")
 
 
 def save_round(game, number, entries):

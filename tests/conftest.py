@@ -92,6 +92,16 @@ def live_server_drained(request):
             pytest.fail(f"the live server still serves {in_flight.serving} request(s) after 15 s")
 
 
+@pytest.fixture(autouse=True)
+def fresh_shared_states():
+    """Each test's database starts anew, and its first game may have the id and version of the
+    last test's: the rounds shared by version (`lookups.round_state_at`) start anew with it."""
+    from games import lookups
+
+    lookups.forget_shared_states()
+    yield
+
+
 @pytest.fixture
 def push_server(transactional_db):
     """The site as production serves it (ASGI, streams held open) on the test database."""

@@ -44,6 +44,7 @@ def postgres(**settings):
     options += "".join(f" -c {name}={value}" for name, value in settings.items())
     control = [*as_postgres, binaries / "pg_ctl", "-D", folder / "data", "-l", folder / "log"]
     subprocess.run([*control, "-w", "-o", options, "start"], check=True, capture_output=True)
+    _RESTARTS[port] = [*control, "-w", "-m", "fast", "-o", options, "restart"]
     try:
         yield {
             "ENGINE": "django.db.backends.postgresql",
@@ -54,6 +55,14 @@ def postgres(**settings):
     finally:
         subprocess.run([*control, "-m", "immediate", "stop"], capture_output=True)
         shutil.rmtree(folder, ignore_errors=True)
+
+
+_RESTARTS: dict[int, list] = {}
+
+
+def restart_postgres(port: int) -> None:
+    """Restart the server `postgres()` started on `port` (its clients' connections drop)."""
+    subprocess.run(_RESTARTS[port], check=True, capture_output=True)
 
 
 def manage(env: dict, *arguments: str) -> str:

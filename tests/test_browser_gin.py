@@ -75,7 +75,7 @@ def save_own(page, name, outcome, upcard=None):
         field.fill(upcard)
     panel.get_by_role("button", name=f"Save {name}'s hand").click()
     saved = panel_for(page, name)
-    expect(saved.locator(".saved-now")).to_be_visible()
+    expect(saved.locator(".hand-line .saved")).to_be_visible()
     expect(page.locator(".htmx-settling")).to_have_count(0)
     errors = saved.locator(".field-error").all_inner_texts()
     assert not errors, f"{name}: {errors}"
@@ -84,7 +84,7 @@ def save_own(page, name, outcome, upcard=None):
 def sees(page, name, line):
     """This phone shows the other phone's save of `name`'s hand, without a reload."""
     poll(page)
-    expect(panel_for(page, name).locator(".hand-line")).to_have_text(line)
+    expect(panel_for(page, name).locator(".hand-line .saved")).to_have_text(line)
 
 
 def play_hand(phones, name_cards_outcome, upcard=None):
@@ -95,7 +95,7 @@ def play_hand(phones, name_cards_outcome, upcard=None):
     all_tapped(ann_phone, "Ann", ann[0])
     all_tapped(bob_phone, "Bob", bob[0])
     save_own(ann_phone, "Ann", ann[1], upcard)
-    sees(bob_phone, "Ann", re.compile(rf"^{ann[1]} · \d+$"))
+    sees(bob_phone, "Ann", re.compile(rf"^{ann[1]} · \d+ points?$"))
     expect(bob_phone.locator("#round-status .todo")).to_have_text("Still to enter: Bob.")
     save_own(bob_phone, "Bob", bob[1])
     for page in (ann_phone, bob_phone):
@@ -123,7 +123,9 @@ def test_a_whole_game_of_gin_to_100_on_two_phones(phones):
     for page in phones:
         expect(page.locator("#round-status h2")).to_have_text("Undercut: Bob scores 25")
         expect(page.locator("#round-status .round-points li")).to_have_text(["Ann 0", "Bob 25"])
-    expect(panel_for(ann_phone, "Bob").locator(".hand-line")).to_have_text("Did not knock · 25")
+    expect(panel_for(ann_phone, "Bob").locator(".hand-line .saved")).to_have_text(
+        "Did not knock · 25 points"
+    )
 
     # Hand 3, dealt by Bob who won hand 2: Ann knocks, Bob lays four cards off onto meld 2.
     open_hand(phones, game, 3, "Bob")
@@ -138,7 +140,9 @@ def test_a_whole_game_of_gin_to_100_on_two_phones(phones):
         )
         expect(page.locator("#round-status .round-points li")).to_have_text(["Ann 47", "Bob 0"])
         # Bob's save gave Ann her 47: her line follows on both phones, without a reload.
-        expect(panel_for(page, "Ann").locator(".hand-line")).to_have_text("Knocked · 47")
+        expect(panel_for(page, "Ann").locator(".hand-line .saved")).to_have_text(
+            "Knocked · 47 points"
+        )
     # Bob's hand, opened next on Ann's phone after her save, closes once his phone saved it.
     expect(panel_for(ann_phone, "Bob").locator("details")).not_to_have_attribute("open", "")
     ann_phone.evaluate("window.scrollTo(0, 0)")  # the sticky bar at the top of the picture

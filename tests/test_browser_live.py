@@ -68,13 +68,13 @@ def test_a_hand_saved_on_one_phone_shows_on_the_other_without_disturbing_its_ent
     expect(bob_panel.locator("details")).to_have_attribute("open", "")
     expect(bob_panel.locator(".chosen .chosen-card")).to_have_count(3)
     expect(bob_panel.locator(".saved-by")).to_have_count(0)
-    # Ann's phone keeps its own "saved" line.
-    expect(panel_for(ann_phone, "Cid").locator(".saved-now")).to_be_visible()
+    # Ann's phone shows the line every phone shows.
+    expect(panel_for(ann_phone, "Cid").locator(".hand-line .saved")).to_be_visible()
     screenshot(bob_phone, "live-round-other-phone")
 
     # Bob saves what he was entering: nothing of it was lost.
     bob_panel.get_by_role("button", name="Save Bob's hand").click()
-    expect(panel_for(bob_phone, "Bob").locator(".saved-now")).to_contain_text("20")
+    expect(panel_for(bob_phone, "Bob").locator(".hand-line .saved")).to_contain_text("20")
     poll(ann_phone)
     expect(panel_for(ann_phone, "Bob").locator("summary")).to_contain_text(
         "Cards left · 20", timeout=WITHIN
@@ -207,13 +207,13 @@ def test_a_phone_offline_through_several_saves_ends_up_exactly_right(
         bob_panel.get_by_role("button", name="Remove 2 of clubs").click()
         tap(bob_phone, "Bob", "5C")
         bob_panel.get_by_role("button", name="Save Bob's hand").click()
-        expect(panel_for(bob_phone, "Bob").locator(".saved-now")).to_contain_text("25")
+        expect(panel_for(bob_phone, "Bob").locator(".hand-line .saved")).to_contain_text("25")
         cid_phone.clock.run_for(10_000)
         expect(panel_for(cid_phone, "Ann").locator(".hand-line")).to_have_text("not entered")
         with cid_phone.expect_response(lambda r: "/live/" in r.url and r.status == 200):
             cid_phone.context.set_offline(False)  # asks at once
-        for name, line in (("Ann", "Went out · 0"), ("Bob", "Cards left · 25")):
-            expect(panel_for(cid_phone, name).locator(".hand-line")).to_have_text(line)
+        for name, line in (("Ann", "Went out · 0 points"), ("Bob", "Cards left · 25 points")):
+            expect(panel_for(cid_phone, name).locator(".hand-line .saved")).to_have_text(line)
         expect(panel_for(cid_phone, "Bob").locator(".saved-by")).to_have_text("Saved by bob")
         expect(cid_phone.locator("#round-status .todo")).to_have_text("Still to enter: Cid.")
         expect(cid_phone.locator("#round-status .round-points")).to_contain_text("Bob 25")

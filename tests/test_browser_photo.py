@@ -101,7 +101,7 @@ def test_a_photo_fills_the_panel_to_check_correct_and_save(
         expect(panel.locator(".count")).to_have_text(f"{size} of {size} cards")
         chosen = [card.get_attribute("value") for card in panel.locator(".chosen-card").all()]
         panel.get_by_role("button", name="Save Ann's hand").click()
-        expect(panel_for(page, "Ann").locator(".saved-now")).to_be_visible(timeout=SETTLED)
+        expect(panel_for(page, "Ann").locator(".hand-line .saved")).to_be_visible(timeout=SETTLED)
         round_ = Round.objects.get(game=game, number=number)
         hand = round_.hands.get(seat__player__name="Ann")
         assert spare in chosen and sorted(hand.cards.split()) == sorted(chosen)

@@ -3,6 +3,8 @@ streams held open): a save on one shows on the other two from their streams, wit
 and without polling; a phone whose network goes off and on again shows what it missed; a phone
 with no EventSource falls back to asking every 2 seconds by itself."""
 
+import time
+
 import pytest
 from django.conf import settings
 from playwright.sync_api import expect
@@ -38,6 +40,13 @@ def save_from_another_phone(game, name, entry):
     round_.save_hand(game.seats.get(player__name=name), entry)
 
 
+def wait_until(condition, timeout: float = 10) -> bool:
+    deadline = time.monotonic() + timeout
+    while not condition() and time.monotonic() < deadline:
+        time.sleep(0.02)
+    return condition()
+
+
 def session_of(page) -> str:
     (cookie,) = [c for c in page.context.cookies() if c["name"] == settings.SESSION_COOKIE_NAME]
     return f"{cookie['name']}={cookie['value']}"
@@ -52,12 +61,15 @@ def test_a_save_shows_on_the_other_two_phones_from_their_streams_without_polling
 ):
     game, (ann, bob, cid) = table
     round_url = f"/games/{game.pk}/rounds/1/"
-    for page in (ann, bob, cid):
-        page.clock.install()  # the page's own timers (a fallback poll) move only when told
-        page.goto(round_url)
-        page.evaluate("window.notReloaded = true")
-        following_by_stream(page)
-    assert push_server.streams() == 3
+    with server_requests() as first_asks:
+        for page in (ann, bob, cid):
+            page.clock.install()  # the page's own timers (a fallback poll) move only when told
+            page.goto(round_url)
+            page.evaluate("window.notReloaded = true")
+            following_by_stream(page)
+        assert push_server.holding(3)
+        # Each phone asks once on its stream's first word (the state it catches up from).
+        assert wait_until(lambda: first_asks.count("GET", "/live/") == 3)
 
     with server_requests() as requests:
         for page in (bob, cid):
@@ -65,6 +77,8 @@ def test_a_save_shows_on_the_other_two_phones_from_their_streams_without_polling
         assert requests.count("GET", "/live/") == 0
 
         enter_hand(ann, "Cid", "KS QD 2C")  # 22 points, no meld
+        # The saving phone's summary comes with its own stream's word, not asked a second time.
+        expect(ann.locator("#round-status")).to_contain_text("Still to enter: Ann, Bob.")
         for page in (bob, cid):
             line = panel_for(page, "Cid").locator("summary")
             expect(line).to_contain_text("Cards left · 22")
@@ -116,4 +130,27 @@ def test_a_phone_without_eventsource_asks_every_two_seconds_instead(table, push_
     enter_hand(ann, "Cid", "KS QD 2C")
     cid.clock.run_for(2_000)
     expect(panel_for(cid, "Cid").locator("summary")).to_contain_text("Cards left · 22")
-    assert push_server.streams() == 1  # Ann's phone's, not Cid's
+    assert push_server.holding(1)  # Ann's phone's, not Cid's
+
+
+def test_changes_of_a_three_thirteen_round_are_counted_on_both_phones(table, push_server):
+    game, (ann, bob, _) = table
+    assert game.kind == "three-thirteen"
+    round_url = f"/games/{game.pk}/rounds/1/"
+    ann.goto(round_url)
+    bob.goto(round_url)
+    following_by_stream(bob)
+    for page in (ann, bob):
+        expect(page.locator("#round-history")).to_be_hidden()  # nothing saved yet
+
+    enter_hand(ann, "Cid", "KS QD 2C")
+    for page in (ann, bob):
+        expect(page.get_by_text("Changes (1)")).to_be_visible()
+    bob.locator("#round-changes summary").click()  # Bob reads the changes as they come
+    expect(bob.locator("#round-changes-list li")).to_have_count(1)
+
+    enter_hand(ann, "Ann", "5H 6H 7H")
+    save_from_another_phone(game, "Bob", Entry(CARDS, "9S 9D 8C"))
+    for page in (ann, bob):
+        expect(page.get_by_text("Changes (3)")).to_be_visible()
+    expect(bob.locator("#round-changes-list li")).to_have_count(3)

@@ -53,7 +53,8 @@ def test_card_names_read_aloud():
 
 def test_two_decks_allow_two_copies_but_not_three():
     check_hand_supply(parse_hand("7H 7H"), decks=2, jokers=0)
-    with pytest.raises(CardError, match=r"7H \(7 of hearts\) appears 3 copies in this hand"):
+    held = r"7H \(7 of hearts\) is held 3 times in this hand, but 2 decks have only 2"
+    with pytest.raises(CardError, match=held):
         check_hand_supply(parse_hand("7H 7H 7H"), decks=2, jokers=0)
 
 
@@ -67,6 +68,6 @@ def test_jokers_are_limited_to_the_jokers_in_play():
 def test_the_round_supply_counts_every_hand_together_and_names_the_card():
     hands = [parse_hand("QS 2C"), parse_hand("QS 3C")]
     check_round_supply(hands, decks=2, jokers=0)
-    with pytest.raises(CardError, match=r"QS \(Queen of spades\) appears 2 copies across"):
+    with pytest.raises(CardError, match=r"QS \(Queen of spades\) is held twice across"):
         check_round_supply(hands, decks=1, jokers=0)
     assert Counter(str(c) for h in hands for c in h)["QS"] == 2

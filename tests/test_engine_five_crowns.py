@@ -35,7 +35,7 @@ def test_there_are_no_aces_or_twos(card):
 
 def test_two_decks_hold_two_copies_of_a_card_and_six_jokers():
     assert RULES.jokers == 6
-    with pytest.raises(CardError, match="7X \\(7 of stars\\) appears 3 copies"):
+    with pytest.raises(CardError, match="7X \\(7 of stars\\) is held 3 times"):
         arrange(parse_hand("7X 7X 7X"), 1, RULES)
     with pytest.raises(CardError, match="7 jokers"):
         arrange(parse_hand("JK JK JK JK JK JK JK 5H 6H"), 7, RULES)

@@ -46,11 +46,15 @@ def save(game, name="Cid", entry=SAVED):
 class Stream:
     """A phone's stream, read event by event."""
 
-    def __init__(self, server, client: Client, path: str):
+    def __init__(self, server, client: Client | str, path: str):
         address = urlsplit(server.url)
         self.connection = http.client.HTTPConnection(address.hostname, address.port, timeout=5)
-        cookie = client.cookies.get(settings.SESSION_COOKIE_NAME)
-        headers = {"Cookie": f"{cookie.key}={cookie.value}"} if cookie else {}
+        name = settings.SESSION_COOKIE_NAME
+        if isinstance(client, str):  # a session cookie's value
+            headers = {"Cookie": f"{name}={client}"}
+        else:
+            cookie = client.cookies.get(name)
+            headers = {"Cookie": f"{cookie.key}={cookie.value}"} if cookie else {}
         self.connection.request("GET", path, headers=headers)
         self.response = self.connection.getresponse()
 

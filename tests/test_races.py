@@ -70,7 +70,7 @@ FIRST_HANDS = [
     "AS 4D 8C",
     "2H 6C JS",
     "10C KD 7H",
-    "JH 3C 9H",
+    "JH 3C 7H",
 ]
 
 

@@ -56,7 +56,8 @@ def test_a_backup_taken_while_phones_save_is_whole_and_restores(tmp_path):
             if place != 0:  # an entry, then a correction
                 first = versions.get((game, number, seat), 0)
                 saves = [
-                    (v, {"outcome": "cards", "cards": entry(place, number, v)})
+                    # Runs of one suit meld completely: the phone has answered "cards left".
+                    (v, {"outcome": "cards", "cards": entry(place, number, v), "answer": "cards"})
                     for v in (first, first + 1)
                 ]
             elif (game, number, seat) not in versions:  # the first seat goes out (once a round)

@@ -4,9 +4,11 @@ servers on one database behind a balancer that is not sticky tell each other's s
 phones. On SQLite (a file) and, in CI, on PostgreSQL (LISTEN/NOTIFY across the servers)."""
 
 import os
+import secrets
 import signal
 import time
 
+import psycopg
 import pytest
 from django.conf import settings
 from django.db import connection
@@ -17,8 +19,8 @@ from games.models import Entry
 from tests.browser import panel_for, signed_in_phone
 from tests.factories import game as new_game
 from tests.factories import member as new_member
-from tests.faults import Balancer, Server
-from tests.servers import post_save
+from tests.faults import Balancer, Server, database_env, production_env
+from tests.servers import make_tables, manage, post_save, postgres, postgres_bin, restart_postgres
 from tests.test_live_streams import Stream
 from tests.test_live_streams import signed_in as client_of
 
@@ -88,7 +90,7 @@ def test_two_servers_behind_a_balancer_tell_each_others_saves(browser):
             [
                 ("Cid", "KS QD 2C", "Cards left · 22"),
                 ("Bob", "9S 9D 8C", "Cards left · 26"),
-                ("Ann", "5H 6H 7H", "· 0"),
+                ("Ann", "5H 6H 10C", "Cards left · 21"),
             ],
             strict=True,
         ):
@@ -112,3 +114,36 @@ def test_two_servers_behind_a_balancer_tell_each_others_saves(browser):
         balancer.close()
         one.stop()
         two.stop()
+
+
+@pytest.mark.skipif(
+    postgres_bin() is None or os.geteuid() != 0,
+    reason="starts its own PostgreSQL server (Debian's binaries, run as postgres by root)",
+)
+def test_streams_hear_again_after_a_postgresql_restart():
+    with postgres() as postgres_server:
+        database = postgres_server | {"NAME": "scores"}
+        url = database_env(database)["DATABASE_URL"]
+        with psycopg.connect(url.replace("/scores", "/postgres"), autocommit=True) as admin:
+            admin.execute("CREATE DATABASE scores")
+        secret_key = "test-" + secrets.token_hex(24)
+        env = production_env(database, secret_key)
+        manage(env, "migrate", "-v0")
+        tables = make_tables(env, count=1)
+        game, seats = tables["games"][0]["pk"], tables["games"][0]["seats"]
+        server = Server(database, secret_key, workers=1)
+        try:
+            stream = Stream(server, tables["session"], f"/games/{game}/stream/")
+            assert stream.next_event() == ("version", "1")
+            restart_postgres(postgres_server["PORT"])  # the worker's LISTEN connection drops
+            path = f"/games/{game}/rounds/1/seats/{seats[0]}/"
+            fields = {"outcome": "cards", "cards": "KS QD 2C", "save": "1", "version": 0}
+            for _ in range(50):  # the page's queue sends it again while the database is away
+                status, _ = post_save(server.port, tables["session"], path, fields)
+                if status != 503:
+                    break
+            assert status == 200
+            # The worker listens again (and reads what it may have missed): the stream is told.
+            assert stream.next_event() == ("version", "2")
+        finally:
+            server.stop()

@@ -122,8 +122,8 @@ def test_too_many_copies_across_the_round_name_the_card(signed_in, member, make_
     text = response.content.decode()
     assert (
         '<span class="face black small" role="img" aria-label="King of spades">'
-        'K<span class="suit">♠</span></span> appears 3 copies '
-        "across the hands of this round"
+        'K<span class="suit">♠</span></span> is held 3 times '
+        "across the hands of this round, but 2 decks have only 2"
     ) in text
     assert Hand.objects.count() == 1
 
@@ -227,7 +227,7 @@ def test_rummy_all_pure_declaration_doubles_the_others(signed_in, member, make_g
     save(signed_in, game, 1, ann, "AS 2S 3S 4S 5D 6D 7D 8C 9C 10C JH QH KH", outcome="went_out")
     assert Hand.objects.get(seat=bob).points == 80
     page = signed_in.get(f"/games/{game.pk}/rounds/1/").content.decode()
-    assert "the other counts are doubled" in page
+    assert "Ann declared four pure sequences: every other count is doubled." in page
 
 
 def test_rummy_doubling_without_a_cap(signed_in, member, make_game):
@@ -292,7 +292,9 @@ def test_a_save_from_the_page_answers_with_the_hands_line_and_cards_only(
     assert response["X-Hand-Version"] == "1"
     assert response["X-Saved-Key"] == Hand.objects.get(seat=seat).entry_key
     assert f'id="hand-line-{seat.pk}" hx-swap-oob="true"' in text
-    assert "✓ saved · <strong>22</strong>" in text
+    # The line every phone draws for the hand, and a word for a screen reader.
+    assert "Cards left · <strong>22</strong> points" in text and "Saved by ann" in text
+    assert "Bob's hand saved: Cards left, 22 points." in text
     assert f'id="hand-shown-{seat.pk}" hx-swap-oob="true"' in text
     assert "picker" not in text  # the form the phone filled stays as it is
 

@@ -1,12 +1,12 @@
 """A phone without an account at one game: it enters hands there and sees nothing else."""
 
-from datetime import timedelta
+from datetime import date, timedelta
 
 import pytest
 from django.test import Client
 from django.utils import timezone
 
-from games.models import GuestPass, HandChange
+from games.models import Entry, Game, GameNight, GuestPass, HandChange
 from tests.helpers import hand_url
 
 pytestmark = pytest.mark.django_db
@@ -77,6 +77,9 @@ def test_a_guest_picks_whose_hand_to_enter(guest, game):
 
 def test_a_guest_sees_nothing_else_of_the_group(guest, game, member, make_game):
     other = make_game(member, names=("Dee", "Eve"))
+    # A game of another night (the guest's pass is for this evening's games only).
+    yesterday = GameNight.objects.create(group=game.group, date=date(2026, 11, 1))
+    Game.objects.filter(pk=other.pk).update(night=yesterday)
     refused = [
         f"/games/{other.pk}/",
         f"/games/{other.pk}/rounds/1/",
@@ -102,8 +105,11 @@ def test_a_guest_link_expires_after_twelve_hours(guest, guest_pass, game, client
     GuestPass.objects.filter(pk=guest_pass.pk).update(
         created_at=timezone.now() - timedelta(hours=12, minutes=1)
     )
+    # The guest's phone is told its pass has ended, not shown a login form.
     response = guest.get(f"/games/{game.pk}/rounds/1/")
-    assert response.status_code == 302 and response["Location"].startswith("/login/")
+    assert response.status_code == 403
+    assert "guest pass has ended" in response.content.decode()
+    assert 'name="password"' not in response.content.decode()
     seat = game.seats.first()
     guest.post(hand_url(game, 1, seat), {"outcome": "cards", "cards": "5H", "save": "1"})
     assert not game.rounds.get(number=1).hands.exists()
@@ -112,12 +118,38 @@ def test_a_guest_link_expires_after_twelve_hours(guest, guest_pass, game, client
     assert "expired" in page.content.decode()
 
 
-def test_finishing_the_game_ends_guest_access(guest, guest_pass, game):
+def test_a_finished_game_shows_its_guest_the_final_scores(guest, game, member):
+    ann, bob, cid = game.seats.order_by("position")
+    first = game.rounds.get(number=1)
+    first.save_hand(ann, Entry("went_out", "5H 6H 7H"), member)
+    first.save_hand(bob, Entry("cards", "KS QD 2C"), member)
+    first.save_hand(cid, Entry("points", "", 7), member)
     game.finish()
-    assert guest.get(f"/games/{game.pk}/").status_code == 302
-    page = Client().get(guest_pass.get_absolute_url())
-    assert page.status_code == 410
-    assert "finished" in page.content.decode()
+    response = guest.get(f"/games/{game.pk}/")
+    page = response.content.decode()
+    assert response.status_code == 200 and "This game is finished" in page
+    assert "Final standings" in page and '<span class="pts">22</span>' in page
+    assert 'name="password"' not in page
+
+
+def test_a_guest_stays_in_for_the_rematch_and_the_next_games_of_the_night(
+    guest, guest_pass, game, member, make_game
+):
+    game.finish()
+    rematch = make_game(member, names=("Bob", "Cid", "Ann"))
+    assert rematch.night_id == game.night_id
+    page = guest.get(f"/games/{game.pk}/").content.decode()
+    assert "Tonight's games" in page and f'href="/games/{rematch.pk}/"' in page
+    assert guest.get(f"/games/{rematch.pk}/rounds/1/").status_code == 200
+    bob = rematch.seats.order_by("position").first()
+    response = guest.post(
+        hand_url(rematch, 1, bob), {"outcome": "cards", "cards": "KS QD 2C", "save": "1"}
+    )
+    assert response.status_code == 302
+    assert rematch.rounds.get().hands.get().updated_by_name == "guest on Bob's phone"
+    # The link, opened by a new phone once its game is finished, leads to the game in play.
+    joined = Client().post(guest_pass.get_absolute_url(), {"device": "Dee's phone"})
+    assert joined["Location"] == f"/games/{rematch.pk}/rounds/1/"
 
 
 def test_an_unknown_guest_token_is_not_found(client, game):

@@ -2,8 +2,11 @@
 and a game's guest are refused all they may not see or change (GET, POST and htmx), never
 shown the group's data, and change nothing."""
 
+from datetime import timedelta
+
 import pytest
 from django.test import Client
+from django.utils import timezone
 
 from games.models import Game, GuestPass, Hand, Invitation, Membership
 from tests.helpers import site_urls, url_names
@@ -71,7 +74,7 @@ OWN_GROUP = {
 SECRETS = ("Secret Sam", "Hidden Hal", "Ann&#x27;s crew")
 ATTEMPT = {
     "outcome": "cards",
-    "cards": "5H 6H 7H",
+    "cards": "KS QD 2C",
     "save": "1",
     "name": "Taken over",
     "days": "7",
@@ -143,11 +146,10 @@ def guest_of_another_game(game, member, make_game, **_):
     return client
 
 
-def guest_whose_game_was_reopened(game, **_):
-    """A guest let in before the game was finished: reopening it does not let them back."""
+def guest_whose_pass_expired(game, **_):
+    """A guest let in 12 hours ago: its pass has ended, for every game of the night."""
     client = guest_of_this_game(game)
-    game.finish()
-    game.reopen()
+    game.guest_passes.update(created_at=timezone.now() - timedelta(hours=12, minutes=1))
     return client
 
 
@@ -172,7 +174,7 @@ def refused(response, signed_out: bool) -> bool:
         (other_group_member, False, True),
         (removed_member, False, False),
         (guest_of_another_game, True, False),
-        (guest_whose_game_was_reopened, True, False),
+        (guest_whose_pass_expired, True, False),
     ],
 )
 def test_visitors_are_refused_every_page_of_the_group(

@@ -91,7 +91,7 @@ def test_a_five_crowns_game_starts_with_its_own_options_and_words(signed_in, mem
     assert response["Location"] == f"/games/{game.pk}/rounds/1/"
     assert game.kind == "five-crowns" and game.rules == {"decks": 2}
     page = signed_in.get(f"/games/{game.pk}/rounds/1/").content.decode()
-    assert "Round 1 of 11" in page and "<strong>3s wild</strong>" in page
+    assert "Round 1 of 11" in page and "<strong>3s wild, jokers too</strong>" in page
     assert 'data-name="7 of stars"' in page
     assert 'data-name="Ace of hearts"' not in page and 'data-name="2 of hearts"' not in page
     assert 'data-name="Joker"' in page

@@ -124,9 +124,10 @@ def test_the_round_sends_its_summary_and_each_hand_with_who_saved_it(
     assert 'id="round-status"' in body
     assert "Still to enter: Ann, Bob." in body
     line = re.search(rf'<span class="hand-line" id="hand-line-{cid.pk}".*?</span></span>', body)
-    assert "Points as a number · <strong>37</strong>" in line.group(0)
-    shown = re.search(rf'<div class="shown-hand" id="hand-shown-{cid.pk}".*?</div>', body, re.S)
-    assert "Saved by bob" in shown.group(0)
+    # The line every phone shows: how the hand ended, its points, who saved it.
+    assert "Points as a number · <strong>37</strong> points" in line.group(0)
+    assert "Saved by bob" in line.group(0)
+    assert re.search(rf'<div class="shown-hand" id="hand-shown-{cid.pk}"', body)
     assert "<html" not in body  # the live parts only, not the page
     assert (
         "picker" not in body
@@ -301,7 +302,7 @@ def test_the_version_counts_each_change_of_the_game(member, make_game):
     assert version() == 6
 
 
-def test_an_expired_guest_pass_or_a_finished_game_stops_a_guests_polls_at_once(
+def test_an_expired_guest_pass_stops_a_guests_polls_at_once_and_a_finished_game_does_not(
     client, member, make_game
 ):
     from datetime import timedelta
@@ -320,8 +321,9 @@ def test_an_expired_guest_pass_or_a_finished_game_stops_a_guests_polls_at_once(
     guest_pass.created_at = timezone.now()
     guest_pass.save()
     assert client.get(live_url, HTTP_IF_NONE_MATCH=etag).status_code == 304
+    # A guest stays for the evening: the finish is sent (its page shows the final scores).
     game.finish()
-    assert client.get(live_url, HTTP_IF_NONE_MATCH=etag).status_code == 302
+    assert client.get(live_url, HTTP_IF_NONE_MATCH=etag).status_code == 200
 
 
 def test_the_version_is_read_from_an_etag_the_gzip_middleware_made_weak(
@@ -341,3 +343,15 @@ def test_the_version_is_read_from_an_etag_the_gzip_middleware_made_weak(
     assert weak["Content-Encoding"] == "gzip" and weak["ETag"].startswith('W/"')
     lines = re.findall(r'id="hand-line-(\d+)"', gzip.decompress(weak.content).decode())
     assert lines == [str(ann.pk)]
+
+
+def test_the_rounds_changes_are_counted_in_what_is_sent(signed_in, member, bob, make_game):
+    game = make_game(member)
+    etag = shown_etag(signed_in, f"/games/{game.pk}/rounds/1/")
+    first = game.rounds.get()
+    first.save_hand(game.seats.get(position=2), Entry(POINTS, "", 37), bob)
+    first.save_hand(game.seats.get(position=1), Entry(POINTS, "", 5), bob)
+    sent = signed_in.get(f"/games/{game.pk}/rounds/1/live/", HTTP_IF_NONE_MATCH=etag)
+    body = sent.content.decode()
+    assert '<div id="round-history" data-live data-live-key="some">' in body
+    assert 'id="round-changes-count" data-live data-live-key="2">2</span>' in body

@@ -7,6 +7,7 @@ import io
 import re
 import struct
 import zlib
+from datetime import date
 
 import pytest
 from django.core.files import uploadedfile
@@ -14,7 +15,7 @@ from django.test import Client
 from PIL import Image
 
 from games import vision
-from games.models import GuestPass, Hand
+from games.models import Game, GameNight, GuestPass, Hand
 from tests.helpers import seats
 
 pytestmark = pytest.mark.django_db
@@ -222,6 +223,9 @@ def test_a_photo_is_read_only_for_who_may_save_the_hand(rummy, member, make_memb
     guest.post(GuestPass.objects.create(game=rummy).get_absolute_url(), {"device": "Bob's"})
     assert send(guest, rummy, seat, photo).status_code == 200
     other = make_game(member, names=("Dee", "Eve"))
+    # Another night's game (a guest's link lets it into the evening's later games only).
+    night = GameNight.objects.create(group=other.group, date=date(2026, 1, 2))
+    Game.objects.filter(pk=other.pk).update(night=night)
     assert send(guest, other, seats(other)[0], photo).status_code in (302, 404)
 
 

@@ -3,6 +3,7 @@ triggers, a scoring request and a poll of an unchanged table each run a fixed, s
 SQL queries (savepoints included)."""
 
 import pytest
+from django.db import connection
 
 from games.lookups import round_state
 from games.models import HandChange
@@ -12,6 +13,8 @@ from tests.test_views_live import shown_etag
 pytestmark = pytest.mark.django_db
 
 SAVE, SUMMARY, SCORING, UNCHANGED_POLL = 12, 6, 3, 1
+# On PostgreSQL a save also sends its NOTIFY (games.live.announce), inside its transaction.
+SAVE_NOTIFIED = SAVE + (1 if connection.vendor == "postgresql" else 0)
 FOUR = ("Ann", "Bob", "Cid", "Dee")
 HTMX = {"HTTP_HX_REQUEST": "true"}
 
@@ -24,12 +27,12 @@ def game(member, make_game):
 def test_a_save_stays_within_its_budget(signed_in, game, django_assert_max_num_queries):
     ann, bob, cid, dee = seats(game)
     save(signed_in, game, 1, ann, "5H 6H 7H", outcome="went_out", htmx=True)
-    with django_assert_max_num_queries(SAVE):
+    with django_assert_max_num_queries(SAVE_NOTIFIED):
         first = save(signed_in, game, 1, bob, "KS QD 2C", htmx=True)  # a first save
-    with django_assert_max_num_queries(SAVE):
+    with django_assert_max_num_queries(SAVE_NOTIFIED):
         again = save(signed_in, game, 1, bob, "KS QD 3C", version=1, htmx=True)  # a change
     save(signed_in, game, 1, cid, "9S 9D 2D", htmx=True)
-    with django_assert_max_num_queries(SAVE):
+    with django_assert_max_num_queries(SAVE_NOTIFIED):
         last = save(signed_in, game, 1, dee, "4C 8H JD", htmx=True)  # completes the round
     assert [r.status_code for r in (first, again, last)] == [200, 200, 200]
     assert game.rounds.filter(completed_at__isnull=False).count() == 1

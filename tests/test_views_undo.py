@@ -26,7 +26,7 @@ def test_undo_restores_the_previous_version_and_records_it(signed_in, member, ma
     first.save_hand(ann, Entry("cards", "KS QD 2C", version=1), member)
     page = signed_in.get(f"/games/{game.pk}/rounds/1/").content.decode()
     assert "Undo last save: Ann's hand" in page
-    assert "Back to 4 points entered (4)" in page
+    assert "Puts Ann's hand back to 4 points entered (4), as it was before" in page
     last = HandChange.objects.get(undo=False, new_points=22)
     response = signed_in.post(undo_url(game, 1), {"change": last.pk}, follow=True)
     text = response.content.decode()
@@ -45,7 +45,7 @@ def test_undoing_a_first_save_removes_the_hand_and_keeps_its_history(signed_in, 
     ann = seats(game)[0]
     game.rounds.get().save_hand(ann, Entry(POINTS, "", 4), member)
     page = signed_in.get(f"/games/{game.pk}/rounds/1/").content.decode()
-    assert "Back to not entered" in page
+    assert "Takes Ann's hand out again (not entered), as it was before" in page
     response = signed_in.post(undo_url(game, 1), follow=True)
     text = response.content.decode()
     assert "Undone: Ann&#x27;s hand is not entered any more." in text
@@ -192,7 +192,8 @@ def test_the_changes_are_drawn_on_the_page_and_sent_again_when_opened(signed_in,
     first = game.rounds.get()
     first.save_hand(ann, Entry(POINTS, "", 4), member)
     page = signed_in.get(f"/games/{game.pk}/rounds/1/").content.decode()
-    assert "<summary>Changes (1)</summary>" in page and "4 points entered (4)" in page
+    assert '>Changes (<span id="round-changes-count"' in page and '">1</span>)' in page
+    assert "4 points entered (4)" in page
     first.save_hand(bob, Entry(POINTS, "", 7), member)
     opened = signed_in.get(
         f"/games/{game.pk}/rounds/1/", HTTP_HX_REQUEST="true", HTTP_HX_TARGET="round-changes-list"

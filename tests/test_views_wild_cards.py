@@ -53,7 +53,7 @@ def test_three_thirteen_marks_the_rounds_rank_and_printed_jokers(signed_in, memb
         "Joker",
     }
     chosen = html.split('class="chosen"')[1].split('class="picker"')[0]
-    preview = html.split('class="preview"')[1].split("Save Ann")[0]
+    preview = html.split('class="preview"')[1].split('class="reasons"')[0]
     # The chosen cards (above the picker), then the meld they make (below it).
     assert chosen_cards(chosen) == [("3 of hearts", True), ("5 of spades", False), ("Joker", True)]
     assert sorted(wild_faces(preview)) == ["3 of hearts (wild)", "Joker (wild)"]
@@ -100,7 +100,7 @@ def test_a_saved_hands_melds_mark_the_wild_cards(signed_in, member, make_game):
         {"outcome": "went_out", "cards": "3C 8H 8S", "save": "1", "version": 0},
     )
     html = signed_in.get(f"/games/{game.pk}/rounds/1/").content.decode()
-    shown = html.split('class="shown-hand"')[1].split("</section>")[0]
+    shown = html.split('class="shown-hand"')[1].split('class="reasons"')[0]
     assert wild_faces(shown) == ["3 of clubs (wild)"]
 
 
@@ -114,12 +114,14 @@ def test_a_supply_refusal_shows_the_card_face(signed_in, member, make_game):
         hand_url(game, 1, bob), {"outcome": "cards", "cards": "KS 9D 5C", "save": "1", "version": 0}
     )
     assert response.status_code == 422
-    error = re.search(r'<p class="field-error" role="alert">(.*?)</p>', response.content.decode())
+    error = re.search(
+        r'<p class="field-error[^"]*" role="alert">(.*?)</p>', response.content.decode()
+    )
     assert error, "the refusal is shown"
     shown = error.group(1)
     assert "KS" not in re.sub(r"<[^>]+>", "", shown.replace("K<span", "<span"))
     assert 'aria-label="King of spades"' in shown
-    assert "appears 2 copies across the hands of this round, but 1 deck is in play" in shown
+    assert "is held twice across the hands of this round, but 1 deck has only 1" in shown
 
 
 def test_a_went_out_refusal_shows_the_left_over_cards_as_faces(signed_in, member, make_game):
@@ -127,7 +129,7 @@ def test_a_went_out_refusal_shows_the_left_over_cards_as_faces(signed_in, member
     entry = {"outcome": "went_out", "cards": "5H 6H 8C", "save": "1"}
     response = signed_in.post(hand_url(game, 1, game.seats.first()), entry)
     shown = re.search(
-        r'<p class="field-error" role="alert">(.*?)</p>', response.content.decode()
+        r'<p class="field-error[^"]*" role="alert">(.*?)</p>', response.content.decode()
     ).group(1)
     assert "does not meld completely" in shown
     assert sorted(re.findall(r'aria-label="([^"]+)"', shown)) == [
@@ -138,10 +140,10 @@ def test_a_went_out_refusal_shows_the_left_over_cards_as_faces(signed_in, member
 
 
 def test_card_text_draws_cards_and_escapes_the_rest():
-    shown = card_text("KS (King of spades) appears 3 copies <b>", None)
+    shown = card_text("KS (King of spades) is held 3 times <b>", None)
     assert shown.startswith('<span class="face black small" role="img" aria-label="King of spades"')
     assert "(King of spades)" not in shown
-    assert shown.endswith(" appears 3 copies &lt;b&gt;")
+    assert shown.endswith(" is held 3 times &lt;b&gt;")
     wild = card_text("7H and JK cannot be placed", 7)
     assert re.findall(r'aria-label="([^"]+)"', wild) == ["7 of hearts (wild)", "Joker (wild)"]
 

@@ -2,7 +2,8 @@
 
 The roles: a member of a group (an owner may manage the group too) sees and changes everything
 of their current group; a guest (a phone without an account, let in by a guest link) sees its
-one game and enters hands there, and may undo only the saves made through its own link; a
+game and the games of the same night started after it (the rematch, the next game), for the
+12 hours of its link, enters hands there, and may undo only the saves made through its link; a
 removed member is a stranger to the group at once, and no link made before the removal brings
 them back; a member of another group, a login with no group, and a visitor see nothing
 (not found, or the login page when signed out).
@@ -14,6 +15,7 @@ these rules role by role.
 """
 
 from dataclasses import dataclass
+from datetime import datetime
 from functools import wraps
 
 from django.conf import settings
@@ -24,11 +26,12 @@ from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db.models import Q
 from django.http import Http404, HttpRequest
+from django.shortcuts import render
 from django.utils import timezone
 from django.utils.crypto import constant_time_compare
 from django_htmx.middleware import HtmxDetails
 
-from ..models import REMOVED, Group, GuestPass, Membership, Removal, Saver
+from ..models import REMOVED, Game, Group, GuestPass, Membership, Removal, Saver
 from ..time_zones import activate_time_zone
 
 
@@ -56,17 +59,45 @@ GROUP_KEY = "group_id"
 
 @dataclass(frozen=True)
 class Guest:
-    """A phone without an account let into one game by a guest link, as its session says."""
+    """A phone without an account let in by a guest link, as its session says: into the link's
+    game and the games of the same night started after it (`GuestPass.night_games`). Known only
+    by its game (the live polls' quick look), it is let into that game alone."""
 
     game_id: int
     group_id: int
     device: str
     pass_id: int  # the guest link it came in by
+    night_id: int | None = None  # the link's game's night, and when that game was started
+    since: datetime | None = None
 
     @property
     def name(self) -> str:
         """How its saves are recorded in the game's history."""
         return f"guest on {self.device}"
+
+    def games(self, at: str = "") -> Q:
+        """Its games, as a filter on rows that lead to a game by `at` ("" or "game__")."""
+        own = Q(**{f"{at}pk": self.game_id})
+        if self.night_id is None:
+            return own
+        later = {f"{at}night_id": self.night_id, f"{at}group_id": self.group_id}
+        return own | Q(**later, **{f"{at}created_at__gte": self.since})
+
+    def sees(self, game) -> bool:
+        """`games()` for a game already read."""
+        if game.pk == self.game_id:
+            return True
+        return (
+            self.night_id is not None
+            and (game.night_id, game.group_id) == (self.night_id, self.group_id)
+            and game.created_at >= self.since
+        )
+
+    def admits(self, game_id) -> bool:
+        """`games()` for a game known by its id (one query unless it is the link's game)."""
+        if game_id == self.game_id:
+            return True
+        return self.night_id is not None and Game.objects.filter(self.games(), pk=game_id).exists()
 
 
 # ---------------------------------------------------------------- the session
@@ -100,8 +131,8 @@ def guest_grant(session) -> dict | None:
 
 
 def _guest(session) -> tuple[Guest | None, str]:
-    """The session's guest grant while its pass is still good (not expired, game not
-    finished), and the time zone of the game's group."""
+    """The session's guest grant while its pass is still good (not expired), and the time
+    zone of the game's group."""
     grant = guest_grant(session)
     if grant is None:
         return None, ""
@@ -113,7 +144,8 @@ def _guest(session) -> tuple[Guest | None, str]:
     if guest_pass is None or guest_pass.problem():
         return None, ""
     game = guest_pass.game
-    guest = Guest(game.pk, game.group_id, str(grant.get("device", "")), guest_pass.pk)
+    device = str(grant.get("device", ""))
+    guest = Guest(game.pk, game.group_id, device, guest_pass.pk, game.night_id, game.created_at)
     return guest, game.group.time_zone
 
 
@@ -227,22 +259,37 @@ def owner_required(view):
 
 
 def admit_guest(request: TableRequest, game_id: int) -> bool:
-    """The request comes from this game's guest (and not from a member of its group, who is
-    a member there): from now on it sees that game as its guest."""
+    """The request comes from a guest let into this game (and not from a member of its group,
+    who is a member there): from now on it sees that game as its guest."""
     guest = request.guest
-    if guest and guest.game_id == game_id and guest.group_id != getattr(request.group, "pk", None):
+    if guest and guest.group_id != getattr(request.group, "pk", None) and guest.admits(game_id):
         request.as_guest = True
     return request.as_guest
 
 
+def _opens_a_page(request) -> bool:
+    """A page opened in the browser, not a script's request (htmx, a live poll)."""
+    headers = request.headers
+    return (
+        request.method in ("GET", "HEAD")
+        and not request.htmx
+        and "If-None-Match" not in headers
+        and headers.get("Sec-Fetch-Dest", "document") == "document"
+    )
+
+
 def game_access(view):
-    """One game's table, rounds and hand saves: members of its group, or the phone holding a
-    guest pass to this very game. Anyone else: not found, or log in when signed out."""
+    """One game's table, rounds and hand saves: members of its group, or a phone whose guest
+    pass lets it into this game. Anyone else: not found, or log in when signed out; a guest
+    whose pass has ended is told so on the page it opens, not shown a login form."""
 
     @wraps(view)
     def checked(request: TableRequest, game_id, *args, **kwargs):
         if not admit_guest(request, game_id) and request.group is None:
             if not request.user.is_authenticated:
+                ended = request.guest is None and guest_grant(request.session) is not None
+                if ended and _opens_a_page(request):
+                    return render(request, "games/guest_ended.html", status=403)
                 return redirect_to_login(request.get_full_path())
             raise Http404("You are not a member of a group")
         return view(request, game_id, *args, **kwargs)
@@ -259,7 +306,7 @@ def games_seen(request: TableRequest, to_game: str = "") -> Q:
     group's games, or none."""
     at = f"{to_game}__" if to_game else ""
     if request.as_guest:
-        return Q(**{f"{at}pk": request.guest.game_id})
+        return request.guest.games(at)
     if request.group is None:
         return Q(pk__in=[])
     return Q(**{f"{at}group": request.group})
@@ -268,7 +315,7 @@ def games_seen(request: TableRequest, to_game: str = "") -> Q:
 def sees_game(request: TableRequest, game) -> bool:
     """`games_seen` for a game already read."""
     if request.as_guest:
-        return game.pk == request.guest.game_id
+        return request.guest.sees(game)
     return request.group is not None and game.group_id == request.group.pk
 
 

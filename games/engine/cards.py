@@ -113,8 +113,8 @@ def sort_cards(cards) -> list[Card]:
     return sorted(cards, key=lambda card: (card.is_joker, card.suit, card.rank))
 
 
-def _copies_word(count: int) -> str:
-    return "1 copy" if count == 1 else f"{count} copies"
+def _times_word(count: int) -> str:
+    return "twice" if count == 2 else f"{count} times"
 
 
 def supply_error(counts: Counter, decks: int, jokers: int, where: str) -> str | None:
@@ -129,11 +129,8 @@ def supply_error(counts: Counter, decks: int, jokers: int, where: str) -> str | 
                 allowed = "no jokers are" if jokers == 0 else f"only {jokers} jokers are"
                 return f"{held} jokers {where}, but {allowed} in play"
         elif held > decks:
-            deck_word = "1 deck is" if decks == 1 else f"{decks} decks are"
-            return (
-                f"{card} ({card.name}) appears {_copies_word(held)} {where}, "
-                f"but {deck_word} in play"
-            )
+            decks_hold = "1 deck has only 1" if decks == 1 else f"{decks} decks have only {decks}"
+            return f"{card} ({card.name}) is held {_times_word(held)} {where}, but {decks_hold}"
     return None
 
 

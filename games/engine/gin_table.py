@@ -103,6 +103,37 @@ def _melds(melds) -> list[list[str]]:
     return [_texts(meld) for meld in melds]
 
 
+def _why(hand: gin.GinHand, rules, k: int, d: int) -> list[str]:
+    """Why the hand scores what it does, in the rules' words: the defender's layoffs, and the
+    sum that gives the points (a knock, an undercut, gin or Big Gin), with {k} and {d} for the
+    knocker's and the defender's names."""
+    knocker, defender = f"{{{k}}}", f"{{{d}}}"
+    kept, left = hand.knocker.points, hand.defender.deadwood
+    reasons = []
+    if hand.defender.layoffs:
+        cards = " ".join(str(card) for card, _ in hand.defender.layoffs)
+        reasons.append(f"{defender} laid off {cards} onto {knocker}'s melds: they do not count")
+    if hand.result == gin.KNOCK:
+        sum_ = f"{knocker} knocked with {kept} deadwood and {defender} has {left}: {left} − {kept}"
+    elif hand.result == gin.UNDERCUT:
+        sum_ = (
+            f"Undercut: {defender}'s deadwood ({left}) is not more than {knocker}'s ({kept}): "
+            f"{kept} − {left} + {rules.undercut_bonus} undercut bonus"
+        )
+    elif hand.result == gin.BIG_GIN:
+        sum_ = (
+            f"Big Gin: nothing can be laid off on it; {defender}'s {left} + "
+            f"{rules.big_gin_bonus} Big Gin bonus"
+        )
+    else:
+        sum_ = (
+            f"Gin: nothing can be laid off on it; {defender}'s {left} + {rules.gin_bonus} gin bonus"
+        )
+    double = ", doubled for a spade upcard" if hand.doubled else ""
+    reasons.append(f"{sum_}{double} = {hand.points}")
+    return reasons
+
+
 def _outcome_words(result: str, scorer: int, points: int, doubled: bool) -> str:
     name = RESULT_NAMES[result]
     double = " (doubled: a spade upcard)" if doubled else ""
@@ -140,6 +171,7 @@ def settle(hands, rules) -> tuple[list[int], str, RoundReport | None]:
     notes = [f"Knock limit {hand.knock_limit}" + (" (gin only)." if not hand.knock_limit else ".")]
     if hand.doubled:
         notes.append("A spade was the first upcard: the hand scores double.")
+    notes += _why(hand, rules, k, d)
     report = RoundReport(
         _outcome_words(hand.result, scorer, hand.points, hand.doubled),
         notes,

@@ -3,6 +3,7 @@ it is scored. Everything above the engine reads these; nothing there branches on
 
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
+from functools import lru_cache
 
 from . import five_crowns, gin, gin_table, rummy13, three_thirteen
 from .cards import (
@@ -16,7 +17,8 @@ from .cards import (
     parse_hand,
 )
 from .options import described, options_of
-from .outcomes import CARDS, DRAWN, MAX_POINTS, NAMES, POINTS, WENT_OUT
+from .outcomes import CARDS, DRAWN, MAX_POINTS, NAMES, POINTS, WENT_OUT, takes_cards
+from .wilds import wild_reasons
 
 
 @dataclass
@@ -30,6 +32,9 @@ class Scored:
     all_pure: bool = False
     error: str | None = None
     note: str | None = None
+    # Why the points are what they are, in the rules' words ("No pure sequence: every card
+    # counts", "JK stands for 8H"), cards in notation.
+    reasons: list = field(default_factory=list)
 
     @property
     def complete(self) -> bool:
@@ -123,6 +128,7 @@ class GameKind:
     went_out_label: str  # the outcome of the round's winner, as a choice
     went_out_word: str  # the same, said of a player: "went out", "declared"
     went_out_tally: str  # a player's count of them, one and many: "round gone out,rounds gone out"
+    went_out_question: str  # asked of a hand that melds completely: "Did {name} go out?"
     rounds: int | None  # a fixed number of rounds, or None when the players decide
     rules_class: type
     suits: tuple[str, ...]
@@ -141,7 +147,10 @@ class GameKind:
     # (count, winner all pure, rules) -> the count of a hand once the round is known, for
     # games where the winner's hand changes the others' (Rummy's double and cap)
     final_count: Callable[[int, bool, object], int] | None = None
-    doubled_note: str = ""  # the round page's words when that happens
+    doubled_note: str = ""  # the round page's words when that happens ({winner}: a name)
+    # (count, the name of the winner who doubles it or None, rules) -> why a hand's count
+    # changed once the round is known (Rummy's double and cap), in the rules' words
+    count_reasons: Callable[[int, str | None, object], list[str]] | None = None
     pure_remark: str = ""  # ... and the winner's, beside their points
     pool_limit: Callable[[object], int | None] = _no_pool  # the total that puts a player out
     # Outcomes that cost a fixed number of points instead of counting cards (pool Rummy's drops)
@@ -304,6 +313,26 @@ class GameKind:
             scored.error = str(error)
             return scored
 
+    def melds_completely(self, cards_text: str, round_number: int, rules, extra=None) -> bool:
+        """A hand entered as counted cards that the player could have won with: it scores as
+        going out (every card melds; a Rummy declaration, a legal Gin knock) and counts 0 as
+        cards left. The round page asks before it saves such a hand as cards left."""
+        if not cards_text:
+            return False
+        out = self.score(WENT_OUT, cards_text, round_number, rules, None, extra)
+        if not out.complete:
+            return False
+        left = self.score(CARDS, cards_text, round_number, rules, None, extra)
+        return left.complete and left.points == 0
+
+    def own_count(self, outcome: str, cards_text: str, round_number: int, rules, extra=None):
+        """(points, reasons) of a saved hand scored on its own again: why its points are what
+        they are, for the round page (kept once worked out: a saved hand does not change)."""
+        if not takes_cards(outcome) or not cards_text:
+            return None, ()
+        said = tuple(sorted((extra or {}).items()))
+        return _own_count(self.slug, outcome, cards_text, round_number, rules, said)
+
     def doubled(self, hands: Iterable[tuple[str, bool]]) -> bool:
         """Whether the round's winner makes the others' counts change, from (outcome, all
         pure) of its hands: a Rummy winner's four pure sequences double them."""
@@ -311,9 +340,24 @@ class GameKind:
             outcome == WENT_OUT and pure for outcome, pure in hands
         )
 
-    def round_notes(self, hands: Iterable[tuple[str, bool]]) -> list[str]:
-        """What the round page says of the round as a whole, from (outcome, all pure)."""
-        return [self.doubled_note] if self.doubled(hands) else []
+    def doubler(self, hands: Iterable[tuple[str, bool, str]]) -> str | None:
+        """The name of the winner whose hand changes the others' counts (a Rummy winner's four
+        pure sequences), from (outcome, all pure, name) of the round's hands; None if none."""
+        if self.final_count is None:
+            return None
+        return next((name for outcome, pure, name in hands if outcome == WENT_OUT and pure), None)
+
+    def round_notes(self, hands: Iterable[tuple[str, bool, str]]) -> list[str]:
+        """What the round page says of the round as a whole, from (outcome, all pure, name)."""
+        winner = self.doubler(hands)
+        return [self.doubled_note.format(winner=winner)] if winner else []
+
+    def hand_reasons(self, outcome: str, count: int, doubler: str | None, rules) -> list[str]:
+        """Why a hand's points changed once its round is known, from its own count and the
+        name of the winner who doubles it (`doubler`): "Doubled: Maya's melds are all pure"."""
+        if self.count_reasons is None or outcome != CARDS:
+            return []
+        return self.count_reasons(count, doubler, rules)
 
     def hand_points(self, outcome: str, points: int, doubled: bool, rules) -> int:
         """A hand's points once the round is known, from its points scored on its own: a
@@ -450,6 +494,12 @@ class GameKind:
         return problems
 
 
+@lru_cache(maxsize=4096)
+def _own_count(slug, outcome, cards_text, round_number, rules, said) -> tuple[int | None, tuple]:
+    scored = KINDS[slug].score(outcome, cards_text, round_number, rules, None, dict(said))
+    return scored.points, tuple(scored.reasons)
+
+
 def next_dealer(positions: list[int], previous: int | None, playing: set[int]) -> int:
     """The deal passes to the left: the next seat after the previous dealer still playing
     (the first seat deals first)."""
@@ -492,12 +542,19 @@ def _show(scored: Scored, arrangement) -> Scored:
     return scored
 
 
-def _melds_all(arrange, went_out_error):
-    """Scoring for games where the player who went out must meld every card."""
+def _melds_all(arrange, went_out_error, card_value):
+    """Scoring for games where the player who went out must meld every card; `card_value`
+    (card, round number, rules) is what a card left over costs."""
 
     def score(cards, round_number, rules, went_out, extra):
         laid = arrange(cards, round_number, rules)
         scored = _show(Scored(cards=cards), laid)
+        wild = three_thirteen.wild_rank(round_number)
+        scored.reasons = wild_reasons(
+            laid,
+            lambda card: three_thirteen.is_wild(card, wild),
+            lambda card: card_value(card, round_number, rules),
+        )
         if went_out:
             problem = went_out_error(laid)
             if problem:
@@ -513,6 +570,14 @@ def _melds_all(arrange, went_out_error):
 
 def _score_rummy(cards, round_number, rules, declared, extra):
     scored = Scored(cards=cards)
+
+    def wilds(laid):
+        return wild_reasons(
+            laid,
+            lambda card: rummy13.is_joker(card, rules),
+            lambda card: rummy13.card_value(card, rules),
+        )
+
     if declared:
         judged = rummy13.declaration(cards, rules)
         _show(scored, judged.arrangement)
@@ -521,10 +586,12 @@ def _score_rummy(cards, round_number, rules, declared, extra):
             return scored
         scored.all_pure = judged.all_pure
         scored.points = 0
+        scored.reasons = wilds(judged.arrangement)
         return scored
     laid = rummy13.loser_arrangement(cards, rules)
     _show(scored, laid)
     scored.points = laid.points
+    scored.reasons = rummy13.loser_reasons(cards, rules, laid) + wilds(laid)
     return scored
 
 
@@ -536,6 +603,7 @@ THREE_THIRTEEN = GameKind(
     went_out_label="Went out",
     went_out_word="went out",
     went_out_tally="round gone out,rounds gone out",
+    went_out_question="Did {name} go out?",
     rounds=three_thirteen.ROUNDS,
     rules_class=three_thirteen.ThreeThirteenRules,
     suits=SUITS,
@@ -543,7 +611,11 @@ THREE_THIRTEEN = GameKind(
     hand_size=three_thirteen.cards_in_round,
     round_wild=three_thirteen.wild_rank,
     wild_word="{rank}s wild",
-    score_cards=_melds_all(three_thirteen.arrange, three_thirteen.went_out_error),
+    score_cards=_melds_all(
+        three_thirteen.arrange,
+        three_thirteen.went_out_error,
+        lambda card, number, rules: three_thirteen.card_value(card, rules),
+    ),
     command=three_thirteen.command_answer,
     blurb="11 rounds of 3 to 13 cards; a new wild rank every round.",
     default_decks=three_thirteen.default_decks,
@@ -557,6 +629,7 @@ RUMMY13 = GameKind(
     went_out_label="Declared and won",
     went_out_word="declared",
     went_out_tally="declaration made,declarations made",
+    went_out_question="Did {name} declare?",
     rounds=None,
     rules_class=rummy13.RummyRules,
     suits=SUITS,
@@ -568,6 +641,7 @@ RUMMY13 = GameKind(
     command=rummy13.command_answer,
     final_count=rummy13.final_count,
     doubled_note=rummy13.DOUBLED_NOTE,
+    count_reasons=rummy13.count_reasons,
     pure_remark=rummy13.ALL_PURE_REMARK,
     pool_limit=rummy13.pool_limit,
     fixed_penalties=rummy13.fixed_penalties,
@@ -582,6 +656,7 @@ FIVE_CROWNS = GameKind(
     went_out_label="Went out",
     went_out_word="went out",
     went_out_tally="round gone out,rounds gone out",
+    went_out_question="Did {name} go out?",
     rounds=five_crowns.ROUNDS,
     rules_class=five_crowns.FiveCrownsRules,
     suits=FIVE_SUITS,
@@ -589,7 +664,11 @@ FIVE_CROWNS = GameKind(
     hand_size=three_thirteen.cards_in_round,
     round_wild=three_thirteen.wild_rank,
     wild_word="{rank}s wild",
-    score_cards=_melds_all(five_crowns.arrange, three_thirteen.went_out_error),
+    score_cards=_melds_all(
+        five_crowns.arrange,
+        three_thirteen.went_out_error,
+        lambda card, number, rules: five_crowns.card_value(card, three_thirteen.wild_rank(number)),
+    ),
     command=five_crowns.command_answer,
     blurb="Five suits, 3 to King, 11 rounds; the round's rank and six jokers are wild.",
     reads_photos=False,
@@ -626,6 +705,7 @@ GIN = GameKind(
     went_out_label="Knocked",
     went_out_word="knocked",
     went_out_tally="knock,knocks",
+    went_out_question="Did {name} knock?",
     rounds=None,
     rules_class=gin.GinRules,
     suits=SUITS,

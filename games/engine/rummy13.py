@@ -11,9 +11,15 @@ from .outcomes import DROP, MIDDLE_DROP, WRONG_DECLARATION
 
 HAND_SIZE = 13
 RANKS = tuple(range(1, 14))
-# The words of the all-pure double, for the round page.
-DOUBLED_NOTE = "The winner declared four pure sequences: the other counts are doubled."
+# The words of the all-pure double, for the round page ({winner}: the winner's name).
+DOUBLED_NOTE = "{winner} declared four pure sequences: every other count is doubled."
 ALL_PURE_REMARK = "four pure sequences: the others count double"
+# Why a loser's count is what it is, in the words of the rules (RULES.md, "A loser's count").
+WHY_NO_PURE = "No pure sequence: every card counts"
+WHY_TWO_SETS = "Only two sets come off"
+WHY_FOUR_MELDS = "Only four melds come off: one sequence of 4 cards and three melds of 3"
+WHY_DOUBLED = "Doubled: {winner}'s melds are all pure"
+WHY_CAPPED = "Capped at {cap}: the most one deal counts"
 FORMAT_OPEN = "open"
 FORMAT_POOL = "pool"
 POOL_LIMITS = (101, 201)
@@ -339,7 +345,55 @@ def loser_arrangement(cards: list[Card], rules: RummyRules) -> Arrangement:
     return _loser(_Hand(cards, rules))
 
 
+def loser_reasons(cards: list[Card], rules: RummyRules, arrangement: Arrangement) -> list[str]:
+    """Why a loser's count (`arrangement`, as `loser_arrangement` found it) is not less: no pure
+    sequence, or a limit of the winning layout that keeps a meld in the count (only two sets,
+    only four melds of 4, 3, 3 and 3 cards)."""
+    hand = _Hand(cards, rules)
+    reasons = []
+    if not arrangement.melds and arrangement.points:
+        if not any(meld.pure for meld in hand.candidates()):
+            reasons.append(WHY_NO_PURE)
+    elif arrangement.points:
+        # The melds that would come off with neither limit: which limit keeps them in.
+        value, melds = _loser_search(hand, most_sets=4, most_threes=4, most_fours=3)
+        if hand.total - value < arrangement.points:
+            sets = sum(meld.kind == SET for meld in melds)
+            threes = sum(meld.size == 3 for meld in melds)
+            fours = sum(meld.size == 4 for meld in melds)
+            if sets > 2:
+                reasons.append(WHY_TWO_SETS)
+            if (threes > 3 or fours > 1) and (
+                sets <= 2
+                or _loser_search(hand, most_threes=4, most_fours=3)[0]
+                > hand.total - arrangement.points
+            ):
+                reasons.append(WHY_FOUR_MELDS)
+    return reasons
+
+
+def count_reasons(count: int, winner: str | None, rules: RummyRules) -> list[str]:
+    """Why a loser's count changed once the round is known: doubled when `winner` (their name,
+    or None) declared four pure sequences, then capped at the maximum count, if any."""
+    reasons = [WHY_DOUBLED.format(winner=winner)] if winner else []
+    if rules.max_count is not None and count * (2 if winner else 1) > rules.max_count:
+        reasons.append(WHY_CAPPED.format(cap=rules.max_count))
+    return reasons
+
+
 def _loser(hand: _Hand) -> Arrangement:
+    best_value, best_melds = _loser_search(hand)
+    if best_value <= 0:
+        return Arrangement(points=hand.total, melds=(), unmelded=tuple(sort_cards(hand.cards)))
+    best_melds.sort(key=_meld_order)
+    melds, unmelded = hand.lay_out([meld.slots for meld in best_melds])
+    runs = tuple(meld.kind == SEQUENCE for meld in best_melds)
+    return Arrangement(hand.total - best_value, melds, unmelded, runs)
+
+
+def _loser_search(hand: _Hand, most_sets=2, most_threes=3, most_fours=1):
+    """(value, melds): the melds of most value a loser shows, within a winning layout's limits
+    (`most_*`, loosened only to tell whether one of them keeps a meld in the count)."""
     candidates = [m for m in hand.candidates() if m.value > 0 and m.kind != SET_OF_FOUR]
     candidates.sort(key=lambda meld: -meld.value)
     best_value = 0
@@ -380,9 +434,9 @@ def _loser(hand: _Hand) -> Arrangement:
                 for m in options[index:]
                 if (after - m.need) & _GUARDS == _GUARDS
                 and m.jokers + m.flex <= pool_after
-                and (m.size == 3 or not fours_after)
-                and (m.size == 4 or threes_after < 3)
-                and (m.kind != SET or sets_after < 2)
+                and (m.size == 3 or fours_after < most_fours)
+                and (m.size == 4 or threes_after < most_threes)
+                and (m.kind != SET or sets_after < most_sets)
             ]
             chosen.append(meld)
             search(
@@ -414,17 +468,12 @@ def _loser(hand: _Hand) -> Arrangement:
             for m in candidates
             if (free - m.need) & _GUARDS == _GUARDS
             and m.jokers + m.flex <= pool_left
-            and (m.size == 3 or not fours)
+            and (m.size == 3 or fours < most_fours)
         ]
         chosen.append(anchor)
         search(playable, free, pool_left, fours, threes, 0, anchor.value)
         chosen.pop()
-
-    if best_value <= 0:
-        return Arrangement(points=hand.total, melds=(), unmelded=tuple(sort_cards(hand.cards)))
-    best_melds.sort(key=_meld_order)
-    melds, unmelded = hand.lay_out([meld.slots for meld in best_melds])
-    return Arrangement(points=hand.total - best_value, melds=melds, unmelded=unmelded)
+    return best_value, best_melds
 
 
 @dataclass(frozen=True, slots=True)
@@ -651,7 +700,9 @@ def _declared(hand: _Hand, melds: list[_Meld], singles: list[int], stand_in_size
     ]
     slots += [(None,) * size for size in stand_in_sizes]
     laid, _ = hand.lay_out(slots)
-    return Arrangement(0, laid, ())
+    # Singles and stand-ins are impure sequences.
+    runs = tuple(meld.kind == SEQUENCE for meld in melds) + (True,) * (len(slots) - len(melds))
+    return Arrangement(0, laid, (), runs)
 
 
 ROLES = ("loser", "winner")

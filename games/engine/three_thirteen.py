@@ -531,6 +531,7 @@ def _lay_out(naturals, groups, wilds, values, value, high_aces, all_wild_melds, 
         points=points,
         melds=tuple(tuple(meld) for meld in laid),
         unmelded=tuple(sort_cards(unmelded)),
+        runs=tuple(meld is None for meld in melds),
     )
 
 

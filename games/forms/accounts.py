@@ -82,7 +82,7 @@ class DeviceForm(forms.Form):
     device = forms.CharField(
         label="Name this phone",
         max_length=DEVICE_LENGTH,
-        help_text="Hands you save are recorded as 'guest on' this name, e.g. Bob's phone.",
+        help_text="Everyone sees who saved each hand: yours show as “guest on Bob's phone”.",
         error_messages={"required": "Type a name for this phone, e.g. Bob's phone."},
     )
 

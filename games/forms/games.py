@@ -111,6 +111,12 @@ class NewGameForm(forms.Form):
         groups = []
         for kind in engine.KINDS.values():
             fields = [(self[kind.form_prefix + name], opt) for name, opt, _ in kind.options()]
+            for field, opt in fields:
+                # Only relevant with another option's choice (a pool limit with pool play): the
+                # page shows it then (static/js/app.js), every field without JavaScript.
+                if opt.shown_if:
+                    other, value = opt.shown_if
+                    field.shown_if = (kind.form_prefix + other, _choice_key(value))
             groups.append(
                 OptionGroup(
                     kind=kind.slug,

@@ -37,6 +37,11 @@ class HandForm(forms.Form):
     untap = forms.CharField(required=False, max_length=8)
     clear = forms.CharField(required=False, max_length=8)
     save = forms.CharField(required=False, max_length=8)
+    # The answer to the question a hand that melds completely meets before it is saved as
+    # counted cards: it went out after all, or it is saved as it was entered.
+    answer = forms.ChoiceField(
+        required=False, choices=[("", ""), (engine.WENT_OUT, "yes"), (engine.CARDS, "no")]
+    )
 
     def __init__(self, *args, game=None, **kwargs):
         super().__init__(*args, **kwargs)
@@ -67,12 +72,21 @@ class HandForm(forms.Form):
 
     @property
     def saving(self) -> bool:
-        return bool(self.data.get("save"))
+        """A save (an answer to the question a save met is one too)."""
+        return bool(self.data.get("save") or self.data.get("answer"))
+
+    @property
+    def answered(self) -> bool:
+        """The phone answered the question a hand that melds completely is asked."""
+        return bool(getattr(self, "cleaned_data", {}).get("answer"))
 
     def entry(self) -> Entry:
-        """The entry as far as it could be read: a field that failed keeps its default."""
+        """The entry as far as it could be read: a field that failed keeps its default (a
+        "yes" to the question asked makes it the hand that went out)."""
         data = getattr(self, "cleaned_data", {})
         outcome = data.get("outcome") or self.data.get("outcome") or engine.CARDS
+        if data.get("answer") == engine.WENT_OUT and outcome == engine.CARDS:
+            outcome = engine.WENT_OUT
         if outcome not in dict(self.fields["outcome"].choices):
             outcome = engine.CARDS
         cards = data.get("cards")

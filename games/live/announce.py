@@ -10,17 +10,17 @@ CHANNEL = "scorekeeper_live"
 def game_changed(game) -> None:
     """A game's version moved (a save, an undo, a finish, a reopen): its table, its rounds and
     its night change."""
-    _notify(f"g {game.pk} {game.night_id} {game.version}")
+    _notify(f"game {game.pk} {game.night_id} {game.version}")
 
 
 def night_changed(night_id: int) -> None:
     """A game was added to a night."""
-    _notify(f"n {night_id}")
+    _notify(f"night {night_id}")
 
 
 def members_changed(group_id: int) -> None:
     """Someone left or was removed from a group: its streams are checked again at once."""
-    _notify(f"m {group_id}")
+    _notify(f"members {group_id}")
 
 
 def _notify(payload: str) -> None:
@@ -31,7 +31,7 @@ def _notify(payload: str) -> None:
 
 def parse(payload: str) -> tuple[str, list[int]] | None:
     """A notification's kind and numbers, or None for one this code did not send."""
-    kind, *numbers = payload.split()
-    if kind not in ("g", "n", "m") or not all(n.isdigit() for n in numbers):
+    what, *numbers = payload.split()
+    if what not in ("game", "night", "members") or not all(n.isdigit() for n in numbers):
         return None
-    return kind, [int(n) for n in numbers]
+    return what, [int(n) for n in numbers]

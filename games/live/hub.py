@@ -8,7 +8,7 @@ import logging
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 
-from django.db import close_old_connections, connection
+from django.db import DatabaseError, close_old_connections, connection
 from django.db.models import Count, Sum
 
 from ..access.streams import StreamGrant, still_allowed
@@ -20,7 +20,7 @@ log = logging.getLogger(__name__)
 
 HEARTBEAT = 15  # seconds between pings on a quiet stream (proxies drop silent connections)
 WATCH_EVERY = 0.2  # seconds between two reads of the versions (SQLite)
-LISTEN_RETRY = (0.5, 5)  # first and longest wait before listening again after a lost connection
+LISTEN_RETRY = (0.25, 2)  # first and longest wait before listening again after a lost connection
 
 Topic = tuple[str, int]  # ("game", id) or ("night", id)
 
@@ -91,7 +91,11 @@ class Hub:
             return
         page, pk = topic
         games, nights = ([pk], []) if page == "game" else ([], [pk])
-        token = (await self.run(_states, games, nights)).get(topic)
+        try:
+            token = (await self.run(_states, games, nights)).get(topic)
+        except DatabaseError:  # out of reach: the next change tells
+            log.warning("live: reading %s failed", topic, exc_info=True)
+            return
         if token is not None:
             await self.tell(topic, token)
 
@@ -126,7 +130,11 @@ class Hub:
         if not streams:
             return
         grants = {stream.grant for stream in streams}
-        allowed = await self.run(still_allowed, topic[0], topic[1], grants)
+        try:
+            allowed = await self.run(still_allowed, topic[0], topic[1], grants)
+        except DatabaseError:  # the database out of reach: nothing told; the next change tells
+            log.warning("live: checking who may follow %s failed", topic, exc_info=True)
+            return
         for stream in streams:
             if stream.grant not in allowed:
                 stream.ended = True
@@ -147,36 +155,22 @@ class Hub:
         nights they show, one query an interval; tell the streams whose state moved."""
         while self.topics:
             await asyncio.sleep(WATCH_EVERY)
-            games = [pk for page, pk in self.topics if page == "game"]
-            nights = [pk for page, pk in self.topics if page == "night"]
-            try:
-                states = await self.run(_states, games, nights)
-            except Exception:  # the database out of reach: try again next interval
-                log.warning("live: reading the versions failed", exc_info=True)
-                continue
-            for topic in list(self.topics):
-                token = states.get(topic)
-                if token is None:
-                    await self.tell(topic, None, recheck_only=True)
-                else:
-                    await self.tell(topic, token)
+            await self.look_all()
 
     async def listen(self) -> None:
-        """PostgreSQL: LISTEN on the channel every save notifies; after a lost connection
-        (a database restart), listen again and tell every stream to look, since changes may
-        have gone unheard meanwhile."""
+        """PostgreSQL: LISTEN on the channel every save notifies. Each time it begins to listen
+        (again, after a lost connection: a database restart) it reads the state of every game
+        and night followed here, since changes may have gone unheard meanwhile."""
         import psycopg
 
-        wait, heard_before = LISTEN_RETRY[0], False
+        wait = LISTEN_RETRY[0]
         while self.topics:
             try:
                 params = await self.run(_connection_params)
                 async with await psycopg.AsyncConnection.connect(autocommit=True, **params) as db:
                     await db.execute(f"LISTEN {announce.CHANNEL}")
-                    if heard_before:
-                        for topic in list(self.topics):
-                            await self.tell(topic, None)
-                    heard_before, wait = True, LISTEN_RETRY[0]
+                    wait = LISTEN_RETRY[0]
+                    await self.look_all()
                     async for note in db.notifies():
                         await self.heard(note.payload)
                         if not self.topics:
@@ -186,18 +180,32 @@ class Hub:
                 await asyncio.sleep(wait)
                 wait = min(wait * 2, LISTEN_RETRY[1])
 
+    async def look_all(self) -> None:
+        """Read the state of every game and night followed here (one query), and tell the
+        streams whose state moved."""
+        games = [pk for page, pk in self.topics if page == "game"]
+        nights = [pk for page, pk in self.topics if page == "night"]
+        try:
+            states = await self.run(_states, games, nights)
+        except DatabaseError:  # out of reach: the next change tells
+            log.warning("live: reading the versions failed", exc_info=True)
+            return
+        for topic in list(self.topics):
+            token = states.get(topic)
+            await self.tell(topic, token, recheck_only=token is None)
+
     async def heard(self, payload: str) -> None:
         said = announce.parse(payload)
         if said is None:
             return
-        kind, numbers = said
-        if kind == "g" and len(numbers) == 3:
+        what, numbers = said
+        if what == "game" and len(numbers) == 3:
             game, night, version = numbers
             await self.tell(("game", game), game_token(version))
             await self.look(("night", night))
-        elif kind == "n" and len(numbers) == 1:
+        elif what == "night" and len(numbers) == 1:
             await self.look(("night", numbers[0]))
-        elif kind == "m" and len(numbers) == 1:
+        elif what == "members" and len(numbers) == 1:
             for topic, streams in list(self.topics.items()):
                 if any(stream.group_id == numbers[0] for stream in streams):
                     await self.tell(topic, None, recheck_only=True)
@@ -241,12 +249,14 @@ def _connection_params() -> dict:
 
 
 def _in_thread(work, args):
+    """Run `work` on the hub's connection; once more on a new one if that connection was lost
+    (the database restarted)."""
     close_old_connections()
     try:
         return work(*args)
-    except Exception:
-        connection.close_if_unusable_or_obsolete()
-        raise
+    except DatabaseError:
+        connection.close()
+        return work(*args)
 
 
 async def _disconnected(receive) -> None:

@@ -55,3 +55,10 @@ def open_stream(request, page: str, pk: int, group_id: int, token: str) -> HttpR
         response["X-Accel-Buffering"] = "no"  # nginx and the like: pass each event on at once
     response["Cache-Control"] = "no-cache, no-store, private"
     return response
+
+
+def streams_held(request) -> dict:
+    """Whether the server drawing this page holds streams (the ASGI application does; runserver
+    and WSGI servers don't): a page served without them asks its live URL every 2 seconds and
+    opens no stream it would be refused (a context processor)."""
+    return {"streams_held": HOLDER.get() is not None}

@@ -6,7 +6,7 @@ Scores are never re-implemented here: a hand's points come from games.engine and
 so the score table is one query. Everything is importable from `games.models` as before.
 """
 
-from .errors import Conflict, Refused
+from .errors import Conflict, Question, Refused
 from .games import GAME_KINDS, GUEST_LIFE, SAME_EVENING, Game, GameNight, GuestPass, Seat
 from .groups import (
     INVITATION_LIFE,
@@ -42,6 +42,7 @@ __all__ = [
     "Invitation",
     "Membership",
     "Player",
+    "Question",
     "Refused",
     "Removal",
     "Round",

@@ -11,3 +11,8 @@ class Conflict(Exception):
 
 class Refused(Exception):
     """A change the table's rules refuse: the message says why, for the page."""
+
+
+class Question(Exception):
+    """A save the table is asked about first (a hand of counted cards that could have won the
+    round): the message is the question, for the page."""

@@ -209,12 +209,7 @@ class Game(models.Model):
                 return
             game.finished_at = self.finished_at = timezone.now()
             game.save(update_fields=["finished_at"])
-            game.end_guest_passes()
             self.version = game.changed()
-
-    def end_guest_passes(self) -> None:
-        """A finished game's guest links end for good, even if it is reopened."""
-        self.guest_passes.filter(ended_at__isnull=True).update(ended_at=self.finished_at)
 
     def reopen(self) -> None:
         """Take a finished game back into play; its next round opens if it has none open."""
@@ -256,8 +251,9 @@ GUEST_LIFE = timedelta(hours=12)
 
 
 class GuestPass(models.Model):
-    """A link that lets a phone without an account enter hands in one game, for 12 hours or
-    until the game is finished."""
+    """A link that lets a phone without an account enter hands in one game and in the games
+    of the same game night started after it (the rematch, the next game), for 12 hours: a
+    guest stays in for the night, and sees a finished game's final scores."""
 
     game = models.ForeignKey("Game", on_delete=models.CASCADE, related_name="guest_passes")
     token = models.CharField(max_length=64, unique=True, default=new_token)
@@ -265,8 +261,8 @@ class GuestPass(models.Model):
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
     created_at = models.DateTimeField(default=timezone.now)
-    # When the game was finished: the pass ended for good (reopening the game does not
-    # bring it back; an owner makes a new one).
+    # When the pass was ended for good, if it was (passes made before guests stayed for the
+    # night ended when their game was finished).
     ended_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
@@ -284,11 +280,15 @@ class GuestPass(models.Model):
 
     def problem(self) -> str | None:
         """Why this pass no longer lets anyone in, or None while it does."""
-        if self.ended_at or self.game.finished_at:
-            return (
-                "This game was finished, so this guest link no longer lets anyone in: "
-                "ask at the table for a new one."
-            )
+        if self.ended_at:
+            return "This guest link has ended: ask at the table for a new one."
         if self.expires_at <= timezone.now():
             return "This guest link has expired: guest links last 12 hours."
         return None
+
+    def night_games(self):
+        """The games this pass lets its guest into: its own, and those of the same game night
+        started after it (a rematch, the next game of the evening)."""
+        game = self.game
+        later = Q(night_id=game.night_id, group_id=game.group_id, created_at__gte=game.created_at)
+        return Game.objects.filter(Q(pk=game.pk) | later)

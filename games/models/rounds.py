@@ -11,7 +11,7 @@ from django.utils import timezone
 from games import engine
 from games.engine.cards import format_cards, parse_hand
 
-from .errors import Conflict, Refused
+from .errors import Conflict, Question, Refused
 from .hands import NOT_ENTERED, Entry, Hand, HandChange, Saver, entry_key
 
 
@@ -152,15 +152,17 @@ class Round(models.Model):
         seats=None,
         guest_pass_id: int | None = None,
         saver: Saver | None = None,
+        ask: bool = False,
     ):
         """Save one hand as one transaction under the round's lock, then recompute what
         follows from the round. Returns (hand, scored), the hand's round (`hand.round`) as the
         save left it, with its game; raises Refused with the reason,
         or Conflict with the saved hand when another phone changed it since `entry.version`
         (an identical save, like a double tap, is not a conflict, and neither is a resend
-        behind only the phone's own saves of the same `entry.save_key`). `seats` are the game's
-        seats with their players, if the caller has them; `saver` says who saves (or `user`,
-        `by_name` and `guest_pass_id`, as `Saver.of` reads them)."""
+        behind only the phone's own saves of the same `entry.save_key`). With `ask`, counted
+        cards that could have won a round nobody has won yet raise Question, not saved.
+        `seats` are the game's seats with their players, if the caller has them; `saver` says
+        who saves (or `user`, `by_name` and `guest_pass_id`, as `Saver.of` reads them)."""
         saver = saver or Saver.of(user, by_name, guest_pass_id)
         with transaction.atomic():
             round_ = Round.locked(self.game_id, self.number)
@@ -192,6 +194,9 @@ class Round(models.Model):
             problem = round_.kind_def.round_supply_error(others + [scored.cards], game.engine_rules)
             if problem:
                 raise Refused(problem)
+            if ask and round_.could_have_won(seat, entry, table):
+                question = round_.kind_def.went_out_question.format(name=seat.player.name)
+                raise Question(question)
             if hand is None:
                 hand = table.hands[seat.pk] = Hand(round=round_, seat=seat, version=0)
                 old_summary, old_points, before = "", None, {}
@@ -283,6 +288,33 @@ class Round(models.Model):
         this round as it now stands (its dealer and who is still in may have changed)."""
         self.game.rounds.filter(number=self.number + 1, hands__isnull=True).delete()
 
+    def doubler(self, table: RoundTable | None = None) -> str | None:
+        """The name of the winner whose hand changes the others' counts (a Rummy winner's four
+        pure sequences), if any: read from `table`, else in one query (none for the games
+        where no winner does)."""
+        kind = self.kind_def
+        if kind.count_reasons is None:
+            return None
+        if table is not None:
+            hands = table.hands_in_order()
+        else:
+            hands = Hand.objects.filter(
+                round__game_id=self.game_id, round__number=self.number, outcome=engine.WENT_OUT
+            ).select_related("seat__player")
+        return kind.doubler((hand.outcome, hand.all_pure, hand.seat.player.name) for hand in hands)
+
+    def could_have_won(self, seat, entry: Entry, table: RoundTable) -> bool:
+        """An entry of counted cards that could have won this round, which nobody else has
+        won: the table is asked whether the player went out before it is saved as it is."""
+        if entry.outcome != engine.CARDS:
+            return False
+        if any(
+            hand.outcome == engine.WENT_OUT and key != seat.pk for key, hand in table.hands.items()
+        ):
+            return False
+        rules = self.game.engine_rules
+        return self.kind_def.melds_completely(entry.cards, self.number, rules, entry.extra)
+
     def doubled(self, table: RoundTable) -> bool:
         """The round's winner changes the others' counts (Rummy's four pure sequences)."""
         return self.kind_def.doubled((hand.outcome, hand.all_pure) for hand in table.hands.values())
@@ -365,7 +397,6 @@ class Round(models.Model):
             if finish and not game.finished_at:
                 game.finished_at = timezone.now()
                 game.save(update_fields=["finished_at"])
-                game.end_guest_passes()
             return None
         seats = {seat.position: seat for seat in table.seats}
         dealt = next(seat.position for seat in table.seats if seat.pk == self.dealer_id)

@@ -46,10 +46,27 @@ def _card_face(card: Card, small: bool, wild_rank):
     )
 
 
+ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth")
+
+
+def pick_name(card: Card, held: int, limit: int) -> str:
+    """What a picker button says it does: add the card, add another copy of it ("Add a second
+    9 of diamonds"), or nothing more once every copy in play is chosen. static/js/entry.js
+    says the same as cards are tapped."""
+    if not held:
+        return card.name
+    if held >= limit:
+        return f"{card.name}: all {limit} chosen" if limit > 1 else f"{card.name}: chosen"
+    nth = ORDINALS[held] if held < len(ORDINALS) else f"{held + 1}th"
+    article = "an" if nth[0] in "e8" or nth.startswith("11") else "a"
+    return f"Add {article} {nth} {card.name}"
+
+
 @register.simple_tag
 def picker_button(item):
-    """One card of a hand's picker (a panels.PickerCard): a tap adds it to the chosen cards.
-    Its face is drawn, its name read; the badge counts the copies chosen."""
+    """One card of a hand's picker (a panels.PickerCard): a tap adds it to the chosen cards,
+    a long press takes one out. Its face is drawn, its name read (`pick_name`); the badge
+    counts the copies chosen."""
     return _picker_button(item.card, item.held, item.full, item.wild, item.limit)
 
 
@@ -73,19 +90,19 @@ def _picker_button(card: Card, held: int, full: bool, wild: bool, limit: int):
         card.name,
         mark_safe(' title="Wild"') if wild else "",
         classes,
-        mark_safe(" disabled") if full else "",
+        mark_safe(' aria-disabled="true"') if full else "",
         face,
-        card.name,
+        pick_name(card, held, limit),
         "" if held else mark_safe(" hidden"),
         held,
     )
 
 
-# A card in canonical notation inside a message ("KS (King of spades) appears 3 copies",
+# A card in canonical notation inside a message ("KS (King of spades) is held 3 times",
 # "5H 8C cannot be placed"), with the name the engine may give after it. Examples of what to
 # type ("like 7H or 10S") and quoted tokens that are not cards stay text.
 _CARD_IN_TEXT = re.compile(
-    r'(?<![\w"])(?<!like )(?<!or )(10[CDHSX]|[2-9AJQK][CDHSX]|JK)(?![\w"])(?: \([^)]*\))?'
+    r'(?<![\w"])(?<!\blike )(?<!\bor )(10[CDHSX]|[2-9AJQK][CDHSX]|JK)(?![\w"])(?: \([^)]*\))?'
 )
 
 

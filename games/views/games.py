@@ -49,6 +49,9 @@ def new_game(request: TableRequest):
 def game(request: TableRequest, game_id):
     game = game_for(request, game_id)
     context = game_context(game) | {"live_etag": game_etag(request, game)}
+    if request.as_guest:
+        # A guest stays for the night: the games its pass lets it into, the next ones too.
+        context["tonight"] = Game.objects.filter(request.guest.games()).order_by("created_at")
     return render(request, "games/game.html", context)
 
 

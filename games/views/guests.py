@@ -60,7 +60,9 @@ def guest_join(request: TableRequest, game_id, token):
     if request.method == "POST" and form.is_valid():
         let_guest_in(request, guest_pass, form.cleaned_data["device"])
         messages.success(request, "You're in: pick whose hand you enter, then tap the cards.")
-        current = guest_pass.game.current_round()
+        # The evening's game in play now (the link's own, or a rematch since), else the link's.
+        playing = guest_pass.night_games().filter(finished_at=None).order_by("-created_at")
+        current = next((game.current_round() for game in playing[:1]), None)
         return redirect(current or guest_pass.game)
     game = guest_pass.game
     players = [seat.player.name for seat in game.seats.select_related("player")]

@@ -16,7 +16,7 @@ from ..access import TableRequest, member_required
 from ..charts import line_chart
 from ..etags import night_etag
 from ..forms import ImportForm, NightForm, NightSearch
-from ..history import player_record
+from ..history import game_results, player_record
 from ..lookups import night_games
 from ..models import Game, GameNight, Player
 from ..transfer import ImportProblem, export_csv, export_json, import_json
@@ -52,14 +52,11 @@ def nights_page(request: TableRequest):
             wanted["games__kind"] = form.cleaned_data["kind"]
         nights = nights.filter(**wanted).distinct()
     page = Paginator(nights, 20).get_page(request.GET.get("page"))
-    games = (
-        Game.objects.filter(night__in=[n.pk for n in page])
-        .prefetch_related("seats__player")
-        .order_by("created_at")
-    )
+    # Each game as the home page shows it: its players, and who won or leads.
+    results = game_results(Game.objects.filter(night__in=[n.pk for n in page]))
     by_night = {}
-    for game in games:
-        by_night.setdefault(game.night_id, []).append(game)
+    for result in sorted(results, key=lambda r: r.game.created_at):
+        by_night.setdefault(result.game.night_id, []).append(result)
     rows = [{"night": n, "games": by_night.get(n.pk, [])} for n in page]
     query = request.GET.copy()
     query.pop("page", None)

@@ -32,7 +32,7 @@ from ..lookups import (
     game_for,
     night_games,
     round_changes,
-    round_state,
+    round_state_at,
     round_state_for,
 )
 from ..models import GameNight
@@ -97,7 +97,7 @@ def round_live(request: TableRequest, game_id, number):
         # Changed, and who asks is known: what changed, read for this game alone.
         admit_guest(request, game_id)
         activate_time_zone(request, seen_by.time_zone)
-        state = round_state(row["pk"], number)
+        state = round_state_at(row["pk"], number, row["version"])
         return _answer(request, etag, lambda: _round_changed(request, state))
     resolve_table(request)
     return _round_live(request, game_id, number)

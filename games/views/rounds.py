@@ -24,7 +24,7 @@ from ..lookups import (
     seats_for,
     whole_number,
 )
-from ..models import Conflict, Entry, Game, Refused, Round, entry_key
+from ..models import Conflict, Entry, Game, Question, Refused, Round, entry_key
 from ..panels import HandPanel
 from ..photos import PhotoInMemory, read_hand_photo
 
@@ -63,28 +63,35 @@ def hand_entry(request: TableRequest, game_id, number, seat_id):
         return _preview(request, game, number, seat, entry, form)
     if not form.saving or not valid:
         round_ = _round_of(game, number)
-        panel = HandPanel.entering(round_, seat, _hand(round_, seat), entry, error=form.problem())
+        panel = _entering(round_, seat, entry, error=form.problem())
         return _answer_hand(request, round_, panel, status=422 if form.saving else 200)
     try:
         saved, _ = Round(game=game, number=number).save_hand(
-            seat, entry, seats=seats, saver=saver(request)
+            seat, entry, seats=seats, saver=saver(request), ask=not form.answered
         )
     except Conflict as conflict:
         round_ = _round_of(game, number)
         shown = replace(entry, version=conflict.saved.version)
-        panel = HandPanel.entering(round_, seat, conflict.saved, shown, conflict=conflict.saved)
+        panel = _entering(round_, seat, shown, hand=conflict.saved, conflict=conflict.saved)
         return _answer_hand(request, round_, panel, status=409)
     except Refused as refusal:
         round_ = _round_of(game, number)
-        panel = HandPanel.entering(round_, seat, _hand(round_, seat), entry, error=str(refusal))
+        panel = _entering(round_, seat, entry, error=str(refusal))
         return _answer_hand(request, round_, panel, status=422)
+    except Question as question:
+        # Counted cards that could have won: asked first (nothing is saved until answered).
+        round_ = _round_of(game, number)
+        panel = _entering(round_, seat, entry, question=str(question))
+        return _answer_hand(request, round_, panel)
     if not request.htmx:
         messages.success(request, f"{seat.player.name}'s hand saved.")
         return redirect(saved.round)
     # Taken: the hand's line and cards are sent to be swapped in (the form the phone filled
-    # stays as it is, with the hand's new version), and the round's summary asks again.
-    panel = HandPanel.saved(saved.round, seat, saved, saved_now=True, picker=False)
-    context = {"game": game, "kind": game.kind_def, "round": saved.round, "panel": panel}
+    # stays as it is, with the hand's new version), and the round's summary asks again. The
+    # line is the one every other phone draws for the hand.
+    round_ = saved.round
+    panel = HandPanel.saved(round_, seat, saved, picker=False, doubler=round_.doubler())
+    context = {"game": game, "kind": game.kind_def, "round": round_, "panel": panel}
     response = render(request, "games/round.html#hand-saved", context)
     response["HX-Reswap"] = "none"
     response["HX-Trigger"] = "round-changed"
@@ -113,6 +120,12 @@ def _hand(round_: Round, seat):
     return round_.hands.filter(seat=seat).first()
 
 
+def _entering(round_: Round, seat, entry, **shown) -> HandPanel:
+    """The panel of an entry not saved (refused, asked about, in conflict, or not a save)."""
+    hand = shown.pop("hand", None) or _hand(round_, seat)
+    return HandPanel.entering(round_, seat, hand, entry, doubler=round_.doubler(), **shown)
+
+
 def _preview(request: TableRequest, game: Game, number: int, seat, entry, form) -> HttpResponse:
     """The melds and points of a hand as it stands, in place of the panel's preview only: the
     phone has drawn the chosen cards itself. It says which stored hand the entry would be
@@ -122,11 +135,16 @@ def _preview(request: TableRequest, game: Game, number: int, seat, entry, form) 
     problem = form.problem()
     sizes = kind.holds(number, entry.outcome)
     counting = engine.takes_cards(entry.outcome) and 0 < len(scored.cards) < min(sizes)
+    round_ = Round(game=game, number=number)
+    doubler = round_.doubler() if scored.complete else None
+    panel = HandPanel(round_, seat, None, entry, scored=scored, editing=True, doubler=doubler)
     context = {
         "game": game,
         "kind": kind,
         "seat": seat,
         "scored": scored,
+        "reasons": panel.reasons,
+        "points": panel.points,
         "wild_rank": kind.wild_rank(number, rules),
         "complete": len(scored.cards) in sizes,
         "problem": problem or (None if counting else scored.error),

@@ -120,6 +120,21 @@ const start = () => {
   };
   for (const input of kinds) input.addEventListener("change", showOptions);
   showOptions();
+  // New game: an option that only counts with another's choice (a pool limit with pool
+  // play) shows only then.
+  const dependent = document.querySelectorAll("[data-shown-if]");
+  const showDependent = () => {
+    for (const field of dependent) {
+      const chosen = document.querySelector(`input[name="${CSS.escape(field.dataset.shownIf)}"]:checked`);
+      field.hidden = Boolean(chosen) && chosen.value !== field.dataset.shownValue;
+    }
+  };
+  for (const field of dependent) {
+    for (const input of document.querySelectorAll(`input[name="${CSS.escape(field.dataset.shownIf)}"]`)) {
+      input.addEventListener("change", showDependent);
+    }
+  }
+  showDependent();
   // Invitation and guest links: share with the Web Share API where the phone has it, else copy.
   document.querySelectorAll("[data-share]").forEach((box) => {
     const field = box.querySelector("[data-share-link]");

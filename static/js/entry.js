@@ -39,6 +39,16 @@
   const REFUSED = "Not sent yet: the server could not take it. It is kept on this phone and sent again in a moment.";
 
   const panels = new Map(); // section id -> Panel
+  const HOLD = 500; // ms a finger rests on a chosen card in the picker to take one out
+  const ORDINALS = ["first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth"];
+  // What a picker button says it does, as the server says it (games/templatetags/cards.py,
+  // pick_name): add the card, add another copy ("Add a second 9 of diamonds"), or no more.
+  const pickName = (name, held, limit) => {
+    if (!held) return name;
+    if (held >= limit) return limit > 1 ? `${name}: all ${limit} chosen` : `${name}: chosen`;
+    const nth = ORDINALS[held] ?? `${held + 1}th`;
+    return `Add ${/^(e|8|11)/.test(nth) ? "an" : "a"} ${nth} ${name}`;
+  };
 
   // A random key (crypto.randomUUID needs a secure context; a table's Wi-Fi is often plain http).
   const newSaveKey = () => [...crypto.getRandomValues(new Uint8Array(16))].map((b) => b.toString(16).padStart(2, "0")).join("");
@@ -94,7 +104,7 @@
     }
 
     tap(card) {
-      if (this.cards.filter((c) => c === card).length >= this.limit(card)) return;
+      if (this.cards.filter((c) => c === card).length >= this.limit(card)) return; // all chosen
       this.setCards([...this.cards, card]);
       this.changed();
     }
@@ -121,6 +131,7 @@
       const count = chosen.querySelector(".count");
       count.textContent = `${this.cards.length} of ${this.size} cards`;
       count.classList.toggle("right", this.cards.length === this.size);
+      this.form.querySelector("[data-bar-count]").textContent = count.textContent;
       for (const button of chosen.querySelectorAll(".chosen-card")) button.remove();
       const clear = chosen.querySelector("button[name=clear]");
       const template = document.getElementById("chosen-card-template");
@@ -149,7 +160,10 @@
       for (const [card, pick] of this.picks) {
         const n = held.get(card) || 0;
         pick.classList.toggle("held", n > 0);
-        pick.disabled = n >= this.limit(card);
+        // Not disabled when every copy is chosen: a long press still takes one out.
+        if (n >= this.limit(card)) pick.setAttribute("aria-disabled", "true");
+        else pick.removeAttribute("aria-disabled");
+        pick.querySelector(".visually-hidden").textContent = pickName(pick.dataset.name, n, this.limit(card));
         const badge = pick.querySelector(".badge");
         badge.hidden = n === 0;
         badge.textContent = String(n);
@@ -161,6 +175,9 @@
     changed({ typed = false } = {}) {
       this.keepDraft({ pending: false });
       this.showState("draft");
+      // Counted by the server once the taps pause; offline, once the connection is back.
+      const counting = navigator.onLine === false ? "counted once online" : "counting…";
+      this.form.querySelector("[data-bar-points]").textContent = counting;
       this.typed = typed;
       htmx.trigger(this.form, "score");
     }
@@ -188,6 +205,14 @@
       if (this.typed) {
         // What the server read from the typed text becomes the chosen cards.
         this.setCards((preview.dataset.cards || "").split(" ").filter(Boolean), { fromTyping: true });
+      }
+      // The pinned bar shows the points the preview below the cards shows.
+      const points = this.form.querySelector("[data-bar-points]");
+      if (preview.dataset.points) {
+        const strong = Object.assign(document.createElement("strong"), { textContent: preview.dataset.points });
+        points.replaceChildren(strong, ` ${preview.dataset.pointsWord}`);
+      } else {
+        points.textContent = "not counted yet";
       }
       this.say("");
     }
@@ -299,7 +324,9 @@
       this.dropDraft();
       this.showState(null);
       this.say("");
-      for (const line of this.form.querySelectorAll(":scope > .field-error")) line.remove();
+      for (const line of this.form.querySelectorAll(":scope > .field-error, .refusal, .question")) line.remove();
+      this.section.removeAttribute("data-refused"); // its line shows again: it is saved now
+      this.section.removeAttribute("data-conflict");
       this.section.querySelector("details").open = false;
       this.openNext();
     }
@@ -343,11 +370,52 @@
 
   const isSave = (detail) => detail.triggeringEvent?.type === "submit";
 
+  // A long press on a chosen card in the picker takes one copy out, where the thumb is; the
+  // click that ends it adds nothing.
+  let held = null; // {pick, timer, done}
+  const letGo = (event) => {
+    if (!held || (event.type === "pointerleave" && event.target !== held.pick)) return;
+    if (!held.done) {
+      clearTimeout(held.timer);
+      held = null;
+    } else if (event.type === "pointercancel") {
+      held = null; // no click follows
+    }
+  };
+  document.addEventListener("pointerdown", (event) => {
+    const pick = event.target instanceof Element && event.target.closest("form.hand-form button.pick");
+    const panel = pick && panelOf(pick);
+    if (!panel?.cards.includes(pick.value)) return;
+    if (held && !held.done) clearTimeout(held.timer);
+    const press = { pick, done: false };
+    press.timer = setTimeout(() => {
+      press.done = true;
+      panel.untap(pick.value);
+      navigator.vibrate?.(20);
+    }, HOLD);
+    held = press;
+  });
+  for (const type of ["pointerup", "pointercancel", "pointerleave"]) document.addEventListener(type, letGo, true);
+  document.addEventListener("contextmenu", (event) => {
+    if (event.target instanceof Element && event.target.closest("form.hand-form button.pick")) event.preventDefault();
+  });
+
   // Taps change the chosen cards here; the form is not sent for them.
   document.addEventListener("click", (event) => {
     const button = event.target instanceof Element && event.target.closest("form.hand-form button");
     const panel = button && panelOf(button);
     if (!panel) return;
+    if (held?.done && held.pick === button) {
+      held = null; // the end of a long press that took a card out
+      event.preventDefault();
+      return;
+    }
+    if (button.name === "answer") {
+      // "Yes, they went out": the entry is that outcome from now on (its draft too).
+      const outcome = panel.form.querySelector(`input[name=outcome][value="${CSS.escape(button.value)}"]`);
+      if (outcome) outcome.checked = true;
+      return; // htmx sends the save, with the answer
+    }
     if (button.matches("[data-retry]")) panel.send();
     else if (button.name === "tap") panel.tap(button.value);
     else if (button.name === "untap") panel.untap(button.value);

@@ -19,8 +19,9 @@
 // - [data-live-key]: when the answer's part has the same key as the shown one, it is left as it
 //   is. [data-live-reload]: when its key changes (a game finished or reopened elsewhere), the
 //   page is drawn again; drafts are kept on the phone.
-// - An answer drawn while this phone had an htmx request of its own under way (a save) may be
-//   older than what that request shows: it is dropped and asked again.
+// - An answer drawn while this phone had a post of its own under way (a save) may be older than
+//   what that post shows: it is dropped and asked again; word of a change that comes while a
+//   post is under way is asked about once the post is answered.
 // - A hand's line swapped in as saved closes that hand's panel (entry.js), unless the hand is
 //   being entered on this phone (a draft, chosen cards, a save under way).
 (() => {
@@ -31,10 +32,12 @@
   const FIRST_EVENT = 4000; // a stream that says nothing this long after the page opened is held up
   const QUIET = 40000; // a stream pings every 15 s: silent this long, it is lost
   const LONGEST_WAIT = 30000;
+  const SPREAD = 150; // ms over which the phones told of one change ask about it
   const url = hook.dataset.liveUrl;
   let etag = hook.dataset.liveEtag || "";
   let timer = null;
   let watchdog = null;
+  let spread = null;
   let polling = true; // until the stream's first event
   let asking = false;
   let again = false; // word of a change came while asking
@@ -54,8 +57,8 @@
   async function ask() {
     pause();
     if (document.hidden) return;
-    if (asking) {
-      again = true;
+    if (asking || ownUnderWay) {
+      again = true; // after this phone's own request (its save), whose answer the change may be
       return;
     }
     asking = true;
@@ -104,7 +107,10 @@
         return;
       }
       if (shown.contains(document.activeElement) && document.activeElement !== document.body) continue;
+      const openList = shown.closest("details[open][data-opened-event]");
       htmx.swap(shown, fresh.outerHTML, { swapStyle: "outerHTML" });
+      // A list being read (the round's changes) is asked again when what it counts moves.
+      if (openList) htmx.trigger(openList, "details-opened");
     }
   }
 
@@ -126,6 +132,24 @@
 
   const stream = hook.dataset.liveStream;
   if (stream && window.EventSource) {
+    // A dropped stream the browser opens again by itself (a network change, a restarted
+    // server) is no error to report: the page asks meanwhile. Only a stream the server refused
+    // is handed to htmx's extension, which tries again later.
+    htmx.createEventSource = (address) => {
+      const source = new EventSource(address, { withCredentials: true });
+      let refused = null;
+      Object.defineProperty(source, "onerror", {
+        get: () => refused,
+        set: (handler) => {
+          refused = handler;
+        },
+      });
+      source.addEventListener("error", (event) => {
+        fallBack();
+        if (source.readyState === EventSource.CLOSED) refused?.(event);
+      });
+      return source;
+    };
     hook.setAttribute("hx-ext", "sse");
     hook.setAttribute("sse-connect", stream);
     hook.setAttribute("sse-close", "end");
@@ -139,13 +163,17 @@
         if (wasPolling) pause();
         return;
       }
-      ask(); // a change, the state on (re)opening, or the end of this phone's access
+      // A change, the state on (re)opening, or the end of this phone's access. Every phone of
+      // the table hears of a save at the same moment: each asks within SPREAD of it, not all
+      // in the same few milliseconds.
+      if (spread === null) {
+        spread = setTimeout(() => {
+          spread = null;
+          ask();
+        }, Math.random() * SPREAD);
+      }
     });
-    hook.addEventListener("htmx:sseError", () => {
-      // Refused (204: no stream here), or the network failed: ask the URL meanwhile.
-      if (!polling) fallBack();
-    });
-    htmx.process(hook);
+    // htmx reads these attributes when it processes the page, after this deferred script.
     polling = false;
     expect(FIRST_EVENT);
   } else {
@@ -153,10 +181,29 @@
     schedule(EVERY);
   }
 
-  document.addEventListener("htmx:beforeRequest", () => (ownUnderWay += 1));
-  document.addEventListener("htmx:afterRequest", () => {
+  // Only this phone's own posts (a save, an undo) can make the table newer than an answer
+  // drawn meanwhile; its reads (the summary asked again after a save) cannot.
+  const posts = (event) => event.detail.requestConfig?.verb !== "get";
+  document.addEventListener("htmx:beforeRequest", (event) => {
+    if (posts(event)) ownUnderWay += 1;
+  });
+  document.addEventListener("htmx:afterRequest", (event) => {
+    if (!posts(event)) return;
     ownUnderWay = Math.max(0, ownUnderWay - 1);
     ownRequests += 1;
+    if (again && !ownUnderWay && !asking) ask();
+  });
+  // With a stream, the word of this phone's own save brings the round's summary like any
+  // other change: the summary is not asked for a second time. Should that word not come within
+  // WORD_AFTER_SAVE, the page asks.
+  const WORD_AFTER_SAVE = 2000;
+  let lastWord = 0;
+  hook.addEventListener("htmx:sseMessage", () => (lastWord = Date.now()));
+  document.addEventListener("htmx:confirm", (event) => {
+    if (polling || event.detail.elt.id !== "round-status") return;
+    event.preventDefault();
+    const asked = Date.now();
+    setTimeout(() => lastWord < asked && ask(), WORD_AFTER_SAVE);
   });
   document.addEventListener("visibilitychange", () => (document.hidden ? pause() : ask()));
   window.addEventListener("online", () => ask());

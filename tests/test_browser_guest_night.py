@@ -1,0 +1,78 @@
+"""A guest's phone stays for the evening: once its game is finished it shows the final scores
+(never a login form), and it opens the next game of the same night with no new link."""
+
+import pytest
+from playwright.sync_api import expect
+
+from games.models import Entry, Game, GuestPass
+from tests.browser import (
+    SCREENSHOTS,
+    assert_accessible,
+    enter_hand,
+    phone_context,
+)
+
+pytestmark = pytest.mark.browser
+
+WATCH = """
+window.__violations = [];
+document.addEventListener("securitypolicyviolation", (event) => {
+  window.__violations.push(`${event.violatedDirective} ${event.blockedURI}`);
+});
+"""
+
+
+def test_a_guest_finishes_a_game_and_opens_the_next_of_the_night_without_a_new_link(
+    browser, live_server, member, make_game
+):
+    game = make_game(member)
+    ann, bob, cid = game.seats.order_by("position")
+    link = GuestPass.objects.create(game=game, created_by=member).get_absolute_url()
+    context = phone_context(browser, live_server)
+    context.add_init_script(WATCH)
+    page = context.new_page()
+    logged = []
+    page.on("console", lambda message: message.type == "error" and logged.append(message.text))
+    try:
+        page.goto(link)
+        page.get_by_label("Name this phone").fill("Bob's phone")
+        page.get_by_role("button", name="Join as a guest").click()
+        expect(page.locator("h1")).to_have_text("Round 1 of 11")
+        enter_hand(page, "Bob", "KS QD 2C")
+
+        # The table finishes the game: the guest sees that it is over, with the final scores.
+        first = game.rounds.get(number=1)
+        first.save_hand(ann, Entry("went_out", "5H 6H 7H"), member)
+        first.save_hand(cid, Entry("points", "", 7), member)
+        game.finish()
+        page.get_by_role("link", name="Score table").first.click()
+        expect(page.locator("main")).to_contain_text("This game is finished")
+        expect(page.locator(".standings")).to_contain_text("Final standings")
+        expect(page.get_by_label("Password")).to_have_count(0)
+        SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+        for scheme in ("light", "dark"):
+            page.emulate_media(color_scheme=scheme)
+            page.screenshot(path=str(SCREENSHOTS / f"guest-ended-game-{scheme}.png"))
+        page.emulate_media(color_scheme="light")
+        assert_accessible(page, "a guest's finished game")
+
+        # The rematch starts on a member's phone: the guest opens it from the same page.
+        rematch = Game.objects.start(
+            group=game.group,
+            kind=game.kind,
+            players=[cid.player, ann.player, bob.player],
+            rules=game.rules,
+            user=member,
+        )
+        assert rematch.night_id == game.night_id
+        page.reload()
+        page.get_by_role("link", name="Three Thirteen In play").click()
+        page.get_by_role("link", name="Enter round 1").click()
+        enter_hand(page, "Bob", "KC QH 2D")
+        expect(page.locator(".hand-line .saved-by").first).to_have_text(
+            "Saved by guest on Bob's phone"
+        )
+        assert rematch.rounds.get().hands.get().updated_by_name == "guest on Bob's phone"
+        assert logged == [] and page.evaluate("window.__violations") == []
+    finally:
+        context.close()
