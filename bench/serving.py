@@ -54,10 +54,20 @@ def ensure_database(url: str) -> None:
             server.execute(f'CREATE DATABASE "{name}"')
 
 
+# The README's production command: gunicorn with uvicorn workers on the site's ASGI application.
+PRODUCTION = [
+    "-m",
+    "gunicorn",
+    "scorekeeper.asgi",
+    "--worker-class",
+    "uvicorn_worker.UvicornWorker",
+]
+
+
 def serve(env: dict, workers: int = 3, *extra: str) -> tuple[subprocess.Popen, int]:
-    """gunicorn on a free port, once it accepts connections."""
+    """gunicorn as production runs it on a free port, once it accepts connections."""
     port = free_port()
-    command = [sys.executable, "-m", "gunicorn", "scorekeeper.wsgi", "--workers", str(workers)]
+    command = [sys.executable, *PRODUCTION, "--workers", str(workers)]
     command += ["--bind", f"127.0.0.1:{port}", "--log-level", "error", *extra]
     server = subprocess.Popen(command, cwd=ROOT, env=os.environ | env)
     for _ in range(100):
