@@ -13,6 +13,8 @@ import time
 from pathlib import Path
 from urllib.parse import urlencode
 
+from tests.faults import PRODUCTION  # the README's production command
+
 ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -52,16 +54,6 @@ def ensure_database(url: str) -> None:
     with psycopg.connect(url.rsplit("/", 1)[0] + "/postgres", autocommit=True) as server:
         if not server.execute("SELECT 1 FROM pg_database WHERE datname = %s", [name]).fetchone():
             server.execute(f'CREATE DATABASE "{name}"')
-
-
-# The README's production command: gunicorn with uvicorn workers on the site's ASGI application.
-PRODUCTION = [
-    "-m",
-    "gunicorn",
-    "scorekeeper.asgi",
-    "--worker-class",
-    "uvicorn_worker.UvicornWorker",
-]
 
 
 def serve(env: dict, workers: int = 3, *extra: str) -> tuple[subprocess.Popen, int]:
