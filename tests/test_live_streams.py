@@ -179,3 +179,11 @@ def test_pages_are_served_beside_the_streams(table, member):
     assert b"Round 1" in page.response.read()
     assert server.streams() == 1
     stream.close()
+
+
+def test_production_serves_the_live_application_around_djangos_pages():
+    from games.live.asgi import LiveApplication
+    from scorekeeper.asgi import application
+
+    assert isinstance(application, LiveApplication)
+    assert application.threads >= 1
