@@ -604,7 +604,7 @@ def serve_app(app: Path, env: dict, workers: int, threads: int) -> tuple[subproc
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--postgres", help="a PostgreSQL URL (its database is emptied)")
-    parser.add_argument("--steps", default="20,100,250,500")
+    parser.add_argument("--steps", default="500,1000")
     parser.add_argument("--seconds", type=float, default=20.0)
     parser.add_argument("--workers", type=int, default=3)
     parser.add_argument("--threads", type=int, default=4, help="threads a worker")
