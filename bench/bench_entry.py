@@ -14,7 +14,6 @@ the network slowed through the DevTools protocol.
 """
 
 import argparse
-import contextlib
 import os
 import socket
 import statistics
@@ -22,6 +21,7 @@ import threading
 import time
 
 from bench.serving import configure, member, serve
+from tests.faults import relay
 
 CHROMIUM = "/usr/bin/chromium"
 ARGS = [
@@ -100,22 +100,12 @@ class CountingProxy:
         while True:
             client, _ = self.listener.accept()
             server = socket.create_connection(("127.0.0.1", self.target))
-            threading.Thread(target=self.pipe, args=(client, server, False), daemon=True).start()
-            threading.Thread(target=self.pipe, args=(server, client, True), daemon=True).start()
+            threading.Thread(target=relay, args=(client, server), daemon=True).start()
+            threading.Thread(target=relay, args=(server, client, self.count), daemon=True).start()
 
-    def pipe(self, source, sink, counted):
-        try:
-            while data := source.recv(65536):
-                if counted:
-                    with self.lock:
-                        self.received += len(data)
-                sink.sendall(data)
-        except OSError:
-            pass
-        finally:
-            for end in (source, sink):
-                with contextlib.suppress(OSError):
-                    end.shutdown(socket.SHUT_RDWR)
+    def count(self, data: bytes) -> None:
+        with self.lock:
+            self.received += len(data)
 
 
 def bytes_loaded(page, proxy, url):

@@ -43,6 +43,14 @@ PHONE = {"width": 390, "height": 844}
 NO_WORKER = {"service_workers": "block"}
 
 
+# Recorded in a page before its scripts run: each Content-Security-Policy violation.
+RECORD_VIOLATIONS = """
+window.__violations = [];
+document.addEventListener("securitypolicyviolation", (event) => {
+  window.__violations.push(`${event.violatedDirective} ${event.blockedURI}`);
+});
+"""
+
 PASSWORD = "Shuffle-and-deal-9"
 LATENCY = 300  # ms each way, as a café's Wi-Fi
 SETTLED = 10_000  # ms for the last answer to arrive through a slow network

@@ -320,6 +320,22 @@ class Phone:
                 self.pending = None
 
 
+def relay(source: socket.socket, sink: socket.socket, seen=None) -> None:
+    """Pass what `source` sends on to `sink` as it comes (each piece to `seen` first), until
+    either side closes; then close both ways."""
+    try:
+        while data := source.recv(65536):
+            if seen is not None:
+                seen(data)
+            sink.sendall(data)
+    except OSError:
+        pass
+    finally:
+        for end in (source, sink):
+            with contextlib.suppress(OSError):
+                end.shutdown(socket.SHUT_RDWR)
+
+
 class Balancer(threading.Thread):
     """A load balancer that is not sticky: each new connection goes to the next server in turn,
     its bytes piped both ways as they come (a stream's events too)."""
@@ -348,21 +364,9 @@ class Balancer(threading.Thread):
             client.close()
             return
         server.settimeout(None)
-
-        def one_way(source, sink):
-            try:
-                while chunk := source.recv(65536):
-                    sink.sendall(chunk)
-            except OSError:
-                pass
-            finally:
-                for end in (source, sink):
-                    with contextlib.suppress(OSError):
-                        end.shutdown(socket.SHUT_RDWR)
-
-        back = threading.Thread(target=one_way, args=(server, client), daemon=True)
+        back = threading.Thread(target=relay, args=(server, client), daemon=True)
         back.start()
-        one_way(client, server)
+        relay(client, server)
         back.join()
         client.close()
         server.close()

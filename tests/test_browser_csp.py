@@ -4,16 +4,9 @@ with cards tapped and a hand saved, meets no policy violation."""
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser import enter_hand, screenshot, sign_up, start_game
+from tests.browser import RECORD_VIOLATIONS, enter_hand, screenshot, sign_up, start_game
 
 pytestmark = pytest.mark.browser
-
-RECORD_VIOLATIONS = """
-window.__violations = [];
-document.addEventListener("securitypolicyviolation", (event) => {
-  window.__violations.push(`${event.violatedDirective} ${event.blockedURI}`);
-});
-"""
 
 
 def test_a_walk_through_the_app_meets_no_policy_violation(phone):

@@ -6,6 +6,7 @@ from playwright.sync_api import expect
 
 from games.models import Entry, Game, GuestPass
 from tests.browser import (
+    RECORD_VIOLATIONS,
     SCREENSHOTS,
     assert_accessible,
     enter_hand,
@@ -13,13 +14,6 @@ from tests.browser import (
 )
 
 pytestmark = pytest.mark.browser
-
-WATCH = """
-window.__violations = [];
-document.addEventListener("securitypolicyviolation", (event) => {
-  window.__violations.push(`${event.violatedDirective} ${event.blockedURI}`);
-});
-"""
 
 
 def test_a_guest_finishes_a_game_and_opens_the_next_of_the_night_without_a_new_link(
@@ -29,7 +23,7 @@ def test_a_guest_finishes_a_game_and_opens_the_next_of_the_night_without_a_new_l
     ann, bob, cid = game.seats.order_by("position")
     link = GuestPass.objects.create(game=game, created_by=member).get_absolute_url()
     context = phone_context(browser, live_server)
-    context.add_init_script(WATCH)
+    context.add_init_script(RECORD_VIOLATIONS)
     page = context.new_page()
     logged = []
     page.on("console", lambda message: message.type == "error" and logged.append(message.text))

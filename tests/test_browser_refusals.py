@@ -11,6 +11,7 @@ from playwright.sync_api import expect
 from games.engine import WENT_OUT
 from games.models import Entry, Hand
 from tests.browser import (
+    RECORD_VIOLATIONS,
     SCREENSHOTS,
     assert_accessible,
     open_panel,
@@ -23,12 +24,6 @@ from tests.factories import PASSWORD
 
 pytestmark = pytest.mark.browser
 
-WATCH = """
-window.__violations = [];
-document.addEventListener("securitypolicyviolation", (event) => {
-  window.__violations.push(`${event.violatedDirective} ${event.blockedURI}`);
-});
-"""
 # What a browser's autofill leaves on the fields it touched: a style attribute, set through
 # the CSSOM (which the policy allows), that a swap must not copy as an inline style.
 AUTOFILLED = """() => {
@@ -58,7 +53,7 @@ def maya_phone(browser, live_server, member, make_game):
     """A phone signed in as Ann's group, on deal 1 of a four-player 13-card Rummy game."""
     game = make_game(member, kind="rummy13", names=("Maya", "Priya", "Sam", "Theo"))
     context = phone_context(browser, live_server)
-    context.add_init_script(WATCH)
+    context.add_init_script(RECORD_VIOLATIONS)
     page = context.new_page()
     logged = []
     page.on("console", lambda message: message.type == "error" and logged.append(message.text))

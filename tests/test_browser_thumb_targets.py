@@ -8,7 +8,7 @@ from playwright.sync_api import expect
 
 from games.engine import POINTS, WENT_OUT
 from games.models import Entry
-from tests.browser import assert_accessible, phone_context, screenshot
+from tests.browser import RECORD_VIOLATIONS, assert_accessible, phone_context, screenshot
 from tests.factories import PASSWORD
 from tests.helpers import site_urls, url_names
 
@@ -100,11 +100,9 @@ GAP = 4  # px between a control and its label's words, at least
 
 # Recorded in every page before its scripts run: policy violations, and the requests htmx makes
 # for a round's changes.
-WATCH = """
-window.__violations = [];
-document.addEventListener("securitypolicyviolation", (event) => {
-  window.__violations.push(`${event.violatedDirective} ${event.blockedURI}`);
-});
+WATCH = (
+    RECORD_VIOLATIONS
+    + """
 window.__changesAsked = 0;
 window.__changesSwapped = 0;
 document.addEventListener("htmx:beforeRequest", (event) => {
@@ -114,6 +112,7 @@ document.addEventListener("htmx:afterSettle", (event) => {
   if (event.detail.elt.id === "round-changes-list") window.__changesSwapped += 1;
 });
 """
+)
 CLOSE_CHANGES = """async () => {
   const changes = document.querySelector("#round-changes");
   const closed = new Promise((done) => changes.addEventListener("toggle", done, { once: true }));
