@@ -83,21 +83,7 @@ class Hub:
             self.task = asyncio.ensure_future(follow())
         if connection.vendor == "postgresql":
             # A change notified between the view's read and now was told to no one: look once.
-            asyncio.ensure_future(self.look(stream.topic))
-
-    async def look(self, topic: Topic) -> None:
-        """Read the state of a topic followed here, and tell its streams if it moved."""
-        if topic not in self.topics:
-            return
-        page, pk = topic
-        games, nights = ([pk], []) if page == "game" else ([], [pk])
-        try:
-            token = (await self.run(_states, games, nights)).get(topic)
-        except DatabaseError:  # out of reach: the next change tells
-            log.warning("live: reading %s failed", topic, exc_info=True)
-            return
-        if token is not None:
-            await self.tell(topic, token)
+            asyncio.ensure_future(self.look([stream.topic]))
 
     def leave(self, stream: Stream) -> None:
         streams = self.topics.get(stream.topic)
@@ -121,9 +107,10 @@ class Hub:
                 stream.closing = True
                 stream.wake.set()
 
-    async def tell(self, topic: Topic, token: str | None, recheck_only=False) -> None:
-        """`topic` changed (to `token`, or to something new when None): every stream of it
-        that may still follow it is told, the others are ended."""
+    async def tell(self, topic: Topic, token: str | None) -> None:
+        """`topic` is now in state `token`: every stream of it not told that yet is told, if
+        its phone may still follow it, and ended if not. With no token (the state unknown, or
+        who may follow it changed) no one is told anything, and those who may not are ended."""
         streams = [s for s in self.topics.get(topic, ()) if not (s.ended or s.closing)]
         if token is not None:
             streams = [s for s in streams if s.token != token]
@@ -138,9 +125,8 @@ class Hub:
         for stream in streams:
             if stream.grant not in allowed:
                 stream.ended = True
-            elif not recheck_only:
-                stream.token = token if token is not None else f"{stream.token}+"
-                stream.told = True
+            elif token is not None:
+                stream.token, stream.told = token, True
             else:
                 continue
             stream.wake.set()
@@ -155,7 +141,7 @@ class Hub:
         nights they show, one query an interval; tell the streams whose state moved."""
         while self.topics:
             await asyncio.sleep(WATCH_EVERY)
-            await self.look_all()
+            await self.look()
 
     async def listen(self) -> None:
         """PostgreSQL: LISTEN on the channel every save notifies. Each time it begins to listen
@@ -170,7 +156,7 @@ class Hub:
                 async with await psycopg.AsyncConnection.connect(autocommit=True, **params) as db:
                     await db.execute(f"LISTEN {announce.CHANNEL}")
                     wait = LISTEN_RETRY[0]
-                    await self.look_all()
+                    await self.look()
                     async for note in db.notifies():
                         await self.heard(note.payload)
                         if not self.topics:
@@ -180,19 +166,21 @@ class Hub:
                 await asyncio.sleep(wait)
                 wait = min(wait * 2, LISTEN_RETRY[1])
 
-    async def look_all(self) -> None:
-        """Read the state of every game and night followed here (one query), and tell the
-        streams whose state moved."""
-        games = [pk for page, pk in self.topics if page == "game"]
-        nights = [pk for page, pk in self.topics if page == "night"]
+    async def look(self, topics: list[Topic] | None = None) -> None:
+        """Read the state of the games and nights followed here (`topics`, or all of them) in
+        one query, and tell the streams whose state moved."""
+        topics = [topic for topic in (topics or list(self.topics)) if topic in self.topics]
+        if not topics:
+            return
+        games = [pk for page, pk in topics if page == "game"]
+        nights = [pk for page, pk in topics if page == "night"]
         try:
             states = await self.run(_states, games, nights)
         except DatabaseError:  # out of reach: the next change tells
             log.warning("live: reading the versions failed", exc_info=True)
             return
-        for topic in list(self.topics):
-            token = states.get(topic)
-            await self.tell(topic, token, recheck_only=token is None)
+        for topic in topics:
+            await self.tell(topic, states.get(topic))
 
     async def heard(self, payload: str) -> None:
         said = announce.parse(payload)
@@ -202,13 +190,13 @@ class Hub:
         if what == "game" and len(numbers) == 3:
             game, night, version = numbers
             await self.tell(("game", game), game_token(version))
-            await self.look(("night", night))
+            await self.look([("night", night)])
         elif what == "night" and len(numbers) == 1:
-            await self.look(("night", numbers[0]))
+            await self.look([("night", numbers[0])])
         elif what == "members" and len(numbers) == 1:
             for topic, streams in list(self.topics.items()):
                 if any(stream.group_id == numbers[0] for stream in streams):
-                    await self.tell(topic, None, recheck_only=True)
+                    await self.tell(topic, None)
 
 
 def game_token(version: int) -> str:
@@ -221,7 +209,7 @@ def night_token(games: int, versions: int) -> str:
 
 
 def _states(games: list[int], nights: list[int]) -> dict[Topic, str]:
-    """The state of each game and night followed, in one query."""
+    """The state of each game and night followed: one query, and one more for nights."""
     states: dict[Topic, str] = {}
     if games:
         for pk, version in Game.objects.filter(pk__in=games).values_list("pk", "version"):

@@ -132,8 +132,7 @@ def night_live(request: TableRequest, night_id):
 
 @member_required
 def _night_live(request: TableRequest, night_id):
-    nights = GameNight.objects.annotate(games_count=Count("games"), versions=Sum("games__version"))
-    night = get_object_or_404(nights, pk=night_id, group=request.group)
+    night = _night_of(request, night_id)
     etag = night_etag(request, night, night.games_count, night.versions or 0)
 
     def changed():
@@ -141,6 +140,12 @@ def _night_live(request: TableRequest, night_id):
         return render(request, "games/live/night.html", context)
 
     return _answer(request, etag, changed)
+
+
+def _night_of(request: TableRequest, night_id) -> GameNight:
+    """The group's night, with how many games it has and the sum of their versions."""
+    nights = GameNight.objects.annotate(games_count=Count("games"), versions=Sum("games__version"))
+    return get_object_or_404(nights, pk=night_id, group=request.group)
 
 
 @require_safe
@@ -154,7 +159,6 @@ def game_stream(request: TableRequest, game_id):
 @require_safe
 @member_required
 def night_stream(request: TableRequest, night_id):
-    nights = GameNight.objects.annotate(games_count=Count("games"), versions=Sum("games__version"))
-    night = get_object_or_404(nights, pk=night_id, group=request.group)
+    night = _night_of(request, night_id)
     token = night_token(night.games_count, night.versions or 0)
     return open_stream(request, "night", night.pk, night.group_id, token)
