@@ -24,11 +24,27 @@ def score(found: Counter, truth: Counter):
 
 def synthetic(finder, namers, photos, name="synthetic"):
     """The exported models' figures on `photos`, read as the app reads them."""
+    return _figures(finder, namers, [(photo, truth_of(corners)) for photo, corners in photos], name)
+
+
+def real_validation(finder, namers, folder, name="real_validation"):
+    """The models' figures on the real validation photos (real.VALIDATION: cut from the
+    training originals, never trained on; models are chosen on it, never on the held-out)."""
+    from games.vision.training import real
+
+    photos = [
+        (photo, real.cards_in([real.Index(c[:4], _card(c[4], c[5])) for c in corners]))
+        for photo, corners in real.load(folder, real.read_list(real.VALIDATION))
+    ]
+    return _figures(finder, namers, photos, name)
+
+
+def _figures(finder, namers, photos, name):
+    """Recall, precision and photos read exactly of the models on (photo, its cards) pairs."""
     reader.use_models(finder, namers)
     right = reported = labelled = exact = 0
-    for photo, corners in photos:
+    for photo, truth in photos:
         found = Counter(card.card for card in reader.read_pixels(photo))
-        truth = truth_of(corners)
         r, n, t = score(found, truth)
         right, reported, labelled = right + r, reported + n, labelled + t
         exact += found == truth
@@ -37,28 +53,6 @@ def synthetic(finder, namers, photos, name="synthetic"):
         f"{name}_recall": round(right / max(1, labelled), 4),
         f"{name}_precision": round(right / max(1, reported), 4),
         f"{name}_exact": f"{exact}/{len(photos)}",
-    }
-
-
-def real_validation(finder, namers, folder, name="real_validation"):
-    """The models' figures on the real validation photos (real.VALIDATION: cut from the
-    training originals, never trained on; models are chosen on it, never on the held-out)."""
-    from games.vision.training import real
-
-    reader.use_models(finder, namers)
-    right = reported = labelled = exact = 0
-    names = real.read_list(real.VALIDATION)
-    for photo, corners in real.load(folder, names):
-        found = Counter(card.card for card in reader.read_pixels(photo))
-        truth = real.cards_in([real.Index(c[:4], _card(c[4], c[5])) for c in corners])
-        r, n, t = score(found, truth)
-        right, reported, labelled = right + r, reported + n, labelled + t
-        exact += found == truth
-    return {
-        f"{name}_photos": len(names),
-        f"{name}_recall": round(right / max(1, labelled), 4),
-        f"{name}_precision": round(right / max(1, reported), 4),
-        f"{name}_exact": f"{exact}/{len(names)}",
     }
 
 
