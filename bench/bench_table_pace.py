@@ -8,7 +8,9 @@ table: the page, its stream, one ask of the live URL each time the stream speaks
 request once taps pause, the save):
 - it loads its round page, opens the game's stream (`Accept: text/event-stream`, held open,
   opened again a second after it drops) and, each time the stream tells a version, asks the
-  round's live URL once with the ETag it last saw (If-None-Match);
+  round's live URL once with the ETag it last saw (If-None-Match); a change the stream carries
+  (a save's, drawn where it was made) it takes without asking when it shows the version before
+  and is neither asking nor saving, as the page does;
 - every ~20 s taps its hand (13 cards, 150 ms apart), which sends one scoring request once the
   taps pause (250 ms), and saves it a second later (POST with the version it has); its own
   stream's word then brings the round's summary.
@@ -166,6 +168,7 @@ class Phone:
         self.table: Table | None = None
         self.asking = False
         self.again = False  # the stream spoke while asking: ask once more
+        self.posting = False  # its save under way
 
     def headers(self, **extra) -> dict:
         cookie = "; ".join(f"{k}={v}" for k, v in self.cookies.items())
@@ -353,15 +356,34 @@ async def follow(phone: Phone, tally: Tally, stop: float) -> None:
                         took = time.perf_counter() - opened
                         tally.count("stream", Answer(status, {}, "", took, 0, 0))
                         first = False
-                    if b"event: ping" not in event:  # asked within SPREAD, as live.js does
-                        asyncio.get_running_loop().call_later(
-                            random.uniform(0, SPREAD), asyncio.create_task, ask(phone, tally)
-                        )
+                    if b"event: ping" in event or carried(phone, event):
+                        continue
+                    # Word of a change: asked within SPREAD, as live.js does.
+                    asyncio.get_running_loop().call_later(
+                        random.uniform(0, SPREAD), asyncio.create_task, ask(phone, tally)
+                    )
         except (OSError, TimeoutError, asyncio.IncompleteReadError, ValueError):
             pass
         finally:
             writer.close()
         await asyncio.sleep(RETRY)
+
+
+def carried(phone: Phone, event: bytes) -> bool:
+    """A change the stream carries, taken as live.js takes it: when the phone shows the version
+    it changes and neither asks nor posts meanwhile. False: the phone asks instead."""
+    if b"event: change" not in event:
+        return False
+    data = [line[6:] for line in event.decode().split("\n") if line.startswith("data: ")]
+    start, _, etag = data[0].partition(" ")
+    if not etag or start != str(version_of(phone.etag)) or phone.asking or phone.posting:
+        return False
+    before, phone.etag = version_of(phone.etag), etag
+    if phone.table is not None:
+        now = time.perf_counter()
+        for version in range(before + 1, version_of(etag) + 1):
+            phone.table.shown[version].append((phone, now))
+    return True
 
 
 async def enter_hand(phone: Phone, tally: Tally, rng: random.Random, per_tap: bool, push) -> None:
@@ -382,7 +404,11 @@ async def enter_hand(phone: Phone, tally: Tally, rng: random.Random, per_tap: bo
     await asyncio.sleep(1.0)  # the player looks, then presses Save
     fields = {"outcome": "cards", "cards": " ".join(cards), "version": phone.version, "save": "1"}
     sent = time.perf_counter()
-    answer = await phone.post(phone.hand_url, fields, htmx=True)
+    phone.posting = True
+    try:
+        answer = await phone.post(phone.hand_url, fields, htmx=True)
+    finally:
+        phone.posting = False
     tally.count("save", answer, expected=(200, 409))
     if answer.status == 200 and phone.table is not None:
         # Each save is one version of the game; a table's saves seldom cross (one in ~4 s).
@@ -606,8 +632,8 @@ def main():
     parser.add_argument("--postgres", help="a PostgreSQL URL (its database is emptied)")
     parser.add_argument("--steps", default="500,1000")
     parser.add_argument("--seconds", type=float, default=20.0)
-    parser.add_argument("--workers", type=int, default=3)
-    parser.add_argument("--threads", type=int, default=4, help="threads a worker")
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--threads", type=int, default=2, help="threads a worker (WEB_THREADS)")
     parser.add_argument("--poll", action="store_true", help="ask every 2 s, no stream (before)")
     parser.add_argument("--per-tap", action="store_true", help="a scoring request each tap")
     parser.add_argument("--app", type=Path, default=ROOT, help="the checkout to serve")

@@ -13,6 +13,8 @@ from django.utils import timezone
 
 from games.access.streams import StreamGrant, still_allowed
 from games.engine import CARDS
+from games.live.changes import CSRF_MARK
+from games.live.streams import HOLDER, Holder
 from games.models import Entry, Membership
 
 pytestmark = pytest.mark.django_db
@@ -60,7 +62,7 @@ class Stream:
 
     def next_event(self) -> tuple[str, str] | None:
         """The next event but pings, as (name, data); None when the stream has ended."""
-        name, data = "", ""
+        name, data = "", []
         while True:
             line = self.response.readline().decode()
             if line == "":
@@ -69,11 +71,11 @@ class Stream:
             if line.startswith("event: "):
                 name = line.removeprefix("event: ")
             elif line.startswith("data: "):
-                data = line.removeprefix("data: ")
+                data.append(line.removeprefix("data: "))
             elif line == "" and name:
                 if name != "ping":
-                    return name, data
-                name, data = "", ""
+                    return name, "\n".join(data)
+                name, data = "", []
 
     def close(self):
         self.connection.close()
@@ -132,6 +134,50 @@ def test_a_save_is_told_to_every_stream_of_its_game_and_night(table, member, bob
     assert guest.next_event() == ("version", told)
     assert night.next_event() == ("version", f"1.{told}")
     for stream in (ann, night, guest):
+        stream.close()
+
+
+def test_a_saves_change_is_carried_drawn_as_each_phone_may_see_it(table, member, bob):
+    server, game = table
+    game.guest_passes.create()
+    ann = Stream(server, signed_in(member), f"/games/{game.pk}/stream/?round=1")
+    guest = Stream(server, as_guest(game), f"/games/{game.pk}/stream/?round=1")
+    other_round = Stream(server, signed_in(bob), f"/games/{game.pk}/stream/?round=2")
+    score_table = Stream(server, signed_in(bob), f"/games/{game.pk}/stream/")
+    for stream in (ann, guest, other_round, score_table):
+        assert stream.next_event() == ("version", str(game.version))
+
+    # Ann saves Cid's hand from her phone, through the view as the ASGI application runs it.
+    token = HOLDER.set(Holder())
+    try:
+        seat = game.seats.get(player__name="Cid")
+        posted = signed_in(member).post(
+            f"/games/{game.pk}/rounds/1/seats/{seat.pk}/",
+            {"outcome": CARDS, "cards": "KS QD 2C", "version": 0, "save": "1"},
+            HTTP_HX_REQUEST="true",
+        )
+    finally:
+        HOLDER.reset(token)
+    assert posted.status_code == 200
+    before, after = game.version, game.version + 1
+
+    name, data = ann.next_event()
+    assert name == "change"
+    head, parts = data.split("\n", 1)
+    assert head.startswith(f'{before} "{after}.')  # from the version before, with its ETag
+    assert "Cid</span> <strong>22</strong>" in parts and "Saved by ann" in parts
+    assert "Undo last save: Cid" in parts  # a member may undo it, with the phone's own token
+    assert 'name="csrfmiddlewaretoken"' in parts and CSRF_MARK not in parts
+
+    name, data = guest.next_event()
+    assert name == "change"
+    assert "Saved by a member" in data and "Saved by ann" not in data
+    assert "Undo" not in data  # a guest link undoes only its own saves
+
+    # Streams of another page are told the version, and ask.
+    assert other_round.next_event() == ("version", str(after))
+    assert score_table.next_event() == ("version", str(after))
+    for stream in (ann, guest, other_round, score_table):
         stream.close()
 
 

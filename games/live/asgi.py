@@ -19,7 +19,7 @@ from django.db import connections
 from .hub import Hub
 from .streams import HOLDER, Holder
 
-THREADS = int(os.environ.get("WEB_THREADS", "4"))
+THREADS = int(os.environ.get("WEB_THREADS", "2"))
 
 
 class LiveApplication:
@@ -35,7 +35,7 @@ class LiveApplication:
             await self.http(scope, receive, send)
 
     async def http(self, scope, receive, send):
-        holder = Holder()
+        holder = Holder(self.hub.later)
         token = HOLDER.set(holder)
         upgrade = _Upgrade(holder, send)
         try:

@@ -4,6 +4,7 @@ ASGI server's event loop; the little database work it does (the watch, the acces
 on one thread of its own, with one connection."""
 
 import asyncio
+import contextlib
 import logging
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -12,14 +13,17 @@ from django.db import DatabaseError, close_old_connections, connection
 from django.db.models import Count, Sum
 
 from ..access.streams import StreamGrant, still_allowed
+from ..etags import live_etag
 from ..models import Game
 from . import announce
-from .streams import Opened, event
+from .changes import CSRF_MARK, drawn
+from .streams import GUEST, Opened, event, key
 
 log = logging.getLogger(__name__)
 
 HEARTBEAT = 15  # seconds between pings on a quiet stream (proxies drop silent connections)
 WATCH_EVERY = 0.2  # seconds between two reads of the versions (SQLite)
+DRAWN_WITHIN = 0.3  # seconds a change is awaited from where it is made before only its word
 LISTEN_RETRY = (0.25, 2)  # first and longest wait before listening again after a lost connection
 
 Topic = tuple[str, int]  # ("game", id) or ("night", id)
@@ -37,6 +41,40 @@ class Stream:
     told: bool = False  # something to tell: `token` moved
     ended: bool = False  # its phone may no longer follow: told "end", then closed
     closing: bool = False  # the server stops: closed without "end", so the phone comes back
+    # A round page's stream: its round, the phone as a change is drawn for it, its CSRF token
+    # and whose ETags it keeps (`Opened`); `carry` is the change to send with the word, if any.
+    round_number: int | None = None
+    looks: str = ""
+    zone: str = ""
+    csrf: str = ""
+    viewer: object = None
+    carry: bytes | None = None
+
+    def may_carry(self, token: str | None) -> bool:
+        """A change to state `token` can be carried to this stream: it shows a round, and the
+        version just before."""
+        return (
+            self.round_number is not None
+            and token is not None
+            and token.isdigit()
+            and self.token == str(int(token) - 1)
+        )
+
+    def carried(self, pk: int, token: str, drawn) -> bytes | None:
+        """The event that carries the drawn change (`drawn`: its round and parts) to this
+        stream's phone, or None when it does not fit (another round, a viewer not drawn for)."""
+        if drawn is None or drawn[0] != self.round_number:
+            return None
+        parts = drawn[1]
+        part = parts.get(key(self.looks, self.zone))
+        if part is None and self.looks.startswith(GUEST):
+            part = parts.get(key(GUEST, self.zone))
+        if part is None:
+            return None
+        version = int(token)
+        etag = live_etag(self.viewer, version, "round", pk, self.round_number)
+        lines = f"{version - 1} {etag}\n{part.replace(CSRF_MARK, self.csrf)}"
+        return event("change", lines, token)
 
 
 class Hub:
@@ -44,13 +82,26 @@ class Hub:
         self.topics: dict[Topic, set[Stream]] = {}
         self.db = ThreadPoolExecutor(max_workers=1, thread_name_prefix="live-hub")
         self.task: asyncio.Task | None = None
+        self.postgres = connection.vendor == "postgresql"
+        self.waiting: set[tuple[Topic, str]] = set()  # states whose drawn change is awaited
+        self.drawn: dict[tuple[Topic, str], asyncio.Event] = {}  # set once it is drawn
 
     # ------------------------------------------------------------ streams
 
     async def serve(self, opened: Opened, receive, send) -> None:
         """Keep a stream open until its phone goes, telling it of each change; a ping on a
         quiet stream every HEARTBEAT seconds."""
-        stream = Stream((opened.page, opened.pk), opened.group_id, opened.grant, opened.token)
+        stream = Stream(
+            (opened.page, opened.pk),
+            opened.group_id,
+            opened.grant,
+            opened.token,
+            round_number=opened.round_number,
+            looks=opened.looks,
+            zone=opened.zone,
+            csrf=opened.csrf,
+            viewer=opened.viewer,
+        )
         self.join(stream)
         gone = asyncio.ensure_future(_disconnected(receive))
         try:
@@ -68,7 +119,8 @@ class Hub:
                     break
                 if stream.told:
                     stream.told = False
-                    await _send(send, event("version", stream.token, stream.token))
+                    carry, stream.carry = stream.carry, None
+                    await _send(send, carry or event("version", stream.token, stream.token))
                 else:
                     await _send(send, event("ping"))
             await send({"type": "http.response.body", "body": b"", "more_body": False})
@@ -107,29 +159,78 @@ class Hub:
                 stream.closing = True
                 stream.wake.set()
 
-    async def tell(self, topic: Topic, token: str | None) -> None:
+    async def tell(self, topic: Topic, token: str | None, waited: bool = False) -> None:
         """`topic` is now in state `token`: every stream of it not told that yet is told, if
         its phone may still follow it, and ended if not. With no token (the state unknown, or
-        who may follow it changed) no one is told anything, and those who may not are ended."""
+        who may follow it changed) no one is told anything, and those who may not are ended.
+
+        A round page's stream one version behind is sent the change itself, drawn where it was
+        made (games.live.changes); until it is drawn (it is, a few ms after the commit; at most
+        DRAWN_WITHIN) those streams wait, then are told the version if it is not."""
         streams = [s for s in self.topics.get(topic, ()) if not (s.ended or s.closing)]
         if token is not None:
             streams = [s for s in streams if s.token != token]
         if not streams:
             return
+        carriers = {stream for stream in streams if stream.may_carry(token)}
+        fetch = bool(carriers) and (waited or not self.postgres)
+        hold = bool(carriers) and not fetch
+        if hold:  # PostgreSQL: the drawing's notification is awaited
+            self.wait_for_drawing(topic, token)
+            streams = [stream for stream in streams if stream not in carriers]
+            if not streams:
+                return
         grants = {stream.grant for stream in streams}
+        version = int(token) if fetch else None
         try:
-            allowed = await self.run(still_allowed, topic[0], topic[1], grants)
+            allowed, drawn = await self.run(_allowed_and_drawn, topic[0], topic[1], grants, version)
         except DatabaseError:  # the database out of reach: nothing told; the next change tells
             log.warning("live: checking who may follow %s failed", topic, exc_info=True)
             return
+        if fetch and drawn is None and not waited:  # not drawn yet (SQLite): a moment more
+            self.wait_for_drawing(topic, token)
+            hold = True
         for stream in streams:
             if stream.grant not in allowed:
                 stream.ended = True
             elif token is not None:
+                if hold and stream in carriers:
+                    continue
+                if stream.token == token:  # told meanwhile
+                    continue
+                if stream in carriers:
+                    stream.carry = stream.carried(topic[1], token, drawn)
                 stream.token, stream.told = token, True
             else:
                 continue
             stream.wake.set()
+
+    def wait_for_drawing(self, topic: Topic, token: str) -> None:
+        """Tell `topic`'s streams of state `token` again once its change is drawn (PostgreSQL:
+        its notification; SQLite: a moment), or DRAWN_WITHIN has passed."""
+        if (topic, token) in self.waiting:
+            return
+        self.waiting.add((topic, token))
+        drawn = self.drawn.setdefault((topic, token), asyncio.Event())
+
+        async def again():
+            try:
+                if self.postgres:
+                    with contextlib.suppress(TimeoutError):
+                        await asyncio.wait_for(drawn.wait(), DRAWN_WITHIN)
+                else:
+                    await asyncio.sleep(WATCH_EVERY / 2)
+                await self.tell(topic, token, waited=True)
+            finally:
+                self.waiting.discard((topic, token))
+                self.drawn.pop((topic, token), None)
+
+        asyncio.ensure_future(again())
+
+    def later(self, work, *args) -> None:
+        """Run `work` on the hub's thread and connection, from any thread (a view's, once it is
+        done with the database: drawing a change it made)."""
+        self.db.submit(_in_thread, work, args)
 
     async def run(self, work, *args):
         return await asyncio.get_running_loop().run_in_executor(self.db, _in_thread, work, args)
@@ -193,6 +294,10 @@ class Hub:
             await self.look([("night", night)])
         elif what == "night" and len(numbers) == 1:
             await self.look([("night", numbers[0])])
+        elif what == "parts" and len(numbers) == 2:
+            drawn = self.drawn.get((("game", numbers[0]), game_token(numbers[1])))
+            if drawn is not None:
+                drawn.set()
         elif what == "members" and len(numbers) == 1:
             for topic, streams in list(self.topics.items()):
                 if any(stream.group_id == numbers[0] for stream in streams):
@@ -224,6 +329,12 @@ def _states(games: list[int], nights: list[int]) -> dict[Topic, str]:
         for row in totals:
             states[("night", row["night_id"])] = night_token(row["games"], row["versions"])
     return states
+
+
+def _allowed_and_drawn(page: str, pk: int, grants, version: int | None):
+    """Who may still follow `page` `pk`, and (given a `version`) the change to it as drawn."""
+    allowed = still_allowed(page, pk, grants)
+    return allowed, drawn(pk, version) if version is not None and allowed else None
 
 
 def _connection_params() -> dict:

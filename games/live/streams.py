@@ -6,7 +6,9 @@ from contextvars import ContextVar
 from dataclasses import dataclass
 
 from django.http import HttpResponse
+from django.middleware.csrf import get_token
 
+from ..access.quick import viewer
 from ..access.streams import StreamGrant, stream_grant
 
 # How long a phone waits before it opens a dropped stream again (EventSource's `retry`).
@@ -23,12 +25,24 @@ class Opened:
     group_id: int
     token: str
     grant: StreamGrant
+    # A round page's stream (None: another page): its round, the phone as a change is drawn for
+    # it (`changes.looks` and its time zone), its CSRF token, and whose ETags it keeps.
+    round_number: int | None = None
+    looks: str = ""
+    zone: str = ""
+    csrf: str = ""
+    viewer: object = None
 
 
 class Holder:
-    """Where a view served by the ASGI application leaves the stream it opened."""
+    """Where a view served by the ASGI application leaves the stream it opened; `later` runs
+    work after the answer, on the server's own thread (games.live.changes: drawing a change),
+    else at once."""
 
     opened: Opened | None = None
+
+    def __init__(self, later=None):
+        self.later = later or (lambda work, *args: work(*args))
 
 
 # Set by the ASGI application around each request it serves (the WSGI thread sees the same
@@ -39,17 +53,51 @@ HOLDER: ContextVar[Holder | None] = ContextVar("live_stream_holder", default=Non
 def event(name: str, data: str = "", event_id: str = "") -> bytes:
     """One server-sent event."""
     head = f"id: {event_id}\n" if event_id else ""
-    return f"{head}event: {name}\ndata: {data}\n\n".encode()
+    lines = "".join(f"data: {line}\n" for line in data.replace("\r", "").split("\n"))
+    return f"{head}event: {name}\n{lines}\n".encode()
 
 
-def open_stream(request, page: str, pk: int, group_id: int, token: str) -> HttpResponse:
+MEMBER = "member"
+GUEST = "guest"
+
+
+def looks(request) -> str:
+    """Who a phone is, as a change is drawn for it (games.live.changes): a member, or the guest
+    link it came by."""
+    return f"{GUEST}:{request.guest.pass_id}" if request.as_guest else MEMBER
+
+
+def key(looks: str, zone: str) -> str:
+    """A drawn change's key: who it is drawn for, and the time zone its times are in."""
+    return f"{looks}|{zone}"
+
+
+def open_stream(
+    request, page: str, pk: int, group_id: int, token: str, round_number: int | None = None
+) -> HttpResponse:
     """The stream's first answer: the state the page should show (`token`, which the phone
-    compares by asking its live URL). 204 where no server holds streams: the page then polls."""
+    compares by asking its live URL). 204 where no server holds streams: the page then polls.
+    A round page's stream (`round_number`) also carries the changes made in its round."""
     holder = HOLDER.get()
     if holder is None:
         response = HttpResponse(status=204)
     else:
-        holder.opened = Opened(page, pk, group_id, token, stream_grant(request))
+        grant = stream_grant(request)
+        if round_number is None:
+            holder.opened = Opened(page, pk, group_id, token, grant)
+        else:
+            holder.opened = Opened(
+                page,
+                pk,
+                group_id,
+                token,
+                grant,
+                round_number,
+                looks(request),
+                getattr(request, "time_zone", ""),
+                get_token(request),
+                viewer(request),
+            )
         first = f"retry: {RETRY_MS}\n".encode() + event("version", token, token)
         response = HttpResponse(first, content_type="text/event-stream")
         response["X-Accel-Buffering"] = "no"  # nginx and the like: pass each event on at once

@@ -19,6 +19,7 @@ from .groups import (
     new_token,
 )
 from .hands import NOT_ENTERED, Entry, Hand, HandChange, Saver, entry_key, outcome_label
+from .live import LiveChange
 from .players import NAME_LENGTH, PLAYER_COLOURS, Player, normalise_name
 from .rounds import Round, RoundTable
 
@@ -38,6 +39,7 @@ __all__ = [
     "Group",
     "GuestPass",
     "Hand",
+    "LiveChange",
     "HandChange",
     "Invitation",
     "Membership",

@@ -34,6 +34,7 @@ from ..lookups import (
     round_changes,
     round_state_at,
     round_state_for,
+    whole_number,
 )
 from ..models import GameNight
 from ..time_zones import activate_time_zone
@@ -151,9 +152,12 @@ def _night_of(request: TableRequest, night_id) -> GameNight:
 @require_safe
 @game_access
 def game_stream(request: TableRequest, game_id):
-    """The stream of a game's score table and of its rounds' pages."""
+    """The stream of a game's score table and of its rounds' pages (`?round=<number>`: that
+    round's changes are carried, not only told)."""
     game = game_for(request, game_id)
-    return open_stream(request, "game", game.pk, game.group_id, game_token(game.version))
+    token = game_token(game.version)
+    number = whole_number(request.GET.get("round"))
+    return open_stream(request, "game", game.pk, game.group_id, token, number or None)
 
 
 @require_safe

@@ -15,6 +15,7 @@ from games.engine.cards import format_cards
 from ..access import TableRequest, game_access, saver
 from ..etags import round_etag
 from ..forms import HandForm
+from ..live.changes import publish_round
 from ..lookups import (
     round_changes_list,
     round_context,
@@ -83,6 +84,7 @@ def hand_entry(request: TableRequest, game_id, number, seat_id):
         round_ = _round_of(game, number)
         panel = _entering(round_, seat, entry, question=str(question))
         return _answer_hand(request, round_, panel)
+    publish_round(request, game.pk, number, saved.round.game.version)
     if not request.htmx:
         messages.success(request, f"{seat.player.name}'s hand saved.")
         return redirect(saved.round)
@@ -184,6 +186,7 @@ def undo_save(request: TableRequest, game_id, number):
     except Refused as refusal:
         messages.error(request, f"Nothing was undone: {refusal}.")
         return redirect(round_)
+    publish_round(request, round_.game_id, round_.number, undo.game_version)
     name = undo.seat.player.name
     if undo.removed_hand:
         messages.success(request, f"Undone: {name}'s hand is not entered any more.")

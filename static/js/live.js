@@ -1,7 +1,9 @@
 // Follows the table from other phones. A page that can (marked [data-live-url]) holds a stream
 // of server-sent events ([data-live-stream], through htmx's SSE extension) that says when its
 // table changed; it then asks its live URL once with the ETag of what it shows, and swaps in
-// what changed. An unchanged table answers 304.
+// what changed. An unchanged table answers 304. A round page's stream carries a save's or an
+// undo's change itself ("change"), which the page swaps in without asking when it shows the
+// version before.
 //
 // Where no stream can be held (no EventSource, a server that holds none and answers 204, a
 // proxy that buffers the events) the page asks its live URL every 2 seconds instead, as long
@@ -114,6 +116,19 @@
     }
   }
 
+  // A change the stream carries (a round page's: "<from version> <its ETag>" on the first line,
+  // then the parts) is swapped in at once when the page shows the version it changes; else,
+  // or while this phone asks or posts, it is word of a change like any other.
+  function carried(data) {
+    const end = data.indexOf("\n");
+    const [from, fresh] = data.slice(0, end).split(" ");
+    const shown = etag.replace(/^W\//, "").replaceAll('"', "").split(".")[0];
+    if (end < 0 || !fresh || from !== shown || asking || ownUnderWay) return false;
+    etag = fresh;
+    apply(data.slice(end + 1));
+    return true;
+  }
+
   // How the page follows the table now, for whoever looks (tests, a curious developer).
   const following = (how) => {
     hook.dataset.liveState = how;
@@ -153,7 +168,7 @@
     hook.setAttribute("hx-ext", "sse");
     hook.setAttribute("sse-connect", stream);
     hook.setAttribute("sse-close", "end");
-    hook.setAttribute("hx-trigger", "sse:version, sse:ping, sse:end");
+    hook.setAttribute("hx-trigger", "sse:version, sse:change, sse:ping, sse:end");
     hook.addEventListener("htmx:sseMessage", (event) => {
       const wasPolling = polling;
       polling = false;
@@ -163,6 +178,7 @@
         if (wasPolling) pause();
         return;
       }
+      if (event.detail.type === "change" && carried(event.detail.data)) return;
       // A change, the state on (re)opening, or the end of this phone's access. Every phone of
       // the table hears of a save at the same moment: each asks within SPREAD of it, not all
       // in the same few milliseconds.

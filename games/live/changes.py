@@ -1,0 +1,119 @@
+"""A round's change, drawn once and carried by the streams.
+
+Where a save or an undo is made, the parts of the round page it changed (the round's summary and
+the lines of the hands saved since the version before) are drawn once for each kind of viewer
+and kept (`LiveChange`, the last few of each game). Every worker's hub, told of the new version,
+reads them in one query and sends them on each stream showing that round at the version before
+(`event: change`): the phone swaps them in without asking. A phone at another version, on
+another page, or of a kind of viewer not drawn for, is told the version and asks, as before.
+
+What a change looks like depends on who looks, and on nothing else of the phone: a guest sees a
+member's save as "a member's", the undo button shows only to those who may undo, times are in
+the group's time zone (else the saving phone's: phones at one table share one). The forms' CSRF
+token is each phone's own, put in by its stream (`CSRF_MARK`).
+"""
+
+import json
+import logging
+import zoneinfo
+from dataclasses import dataclass
+
+from django.contrib.auth.models import AnonymousUser
+from django.db import DatabaseError, connection
+from django.template.loader import render_to_string
+from django.utils import timezone
+
+from ..access import TableAccess, TableRequest
+from ..lookups import round_changes, round_state_at
+from ..models import GuestPass, LiveChange
+from . import announce
+from .streams import GUEST, HOLDER, MEMBER, key
+
+KEEP = 8  # versions of each game whose change is kept (up to twice as many)
+# Stands for the CSRF token in a drawn change; each stream puts in its phone's own.
+CSRF_MARK = "live-csrf-token-of-the-phone"
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class _Guest:
+    pass_id: int
+    name: str = ""
+
+
+@dataclass(frozen=True)
+class _Looker:
+    """The template's `request` as a change's readers (`saver`, `undoable_by`) see it."""
+
+    as_guest: bool
+    guest: _Guest | None
+    user: AnonymousUser
+
+
+def publish_round(request: TableRequest, game_id: int, number: int, version: int) -> None:
+    """Draw and keep what the change to `version` (a save or an undo in round `number`) shows on
+    the round's page, for the streams of every worker to carry. Only where streams are held
+    (the ASGI application), on its hub's thread: the phone that saved is answered meanwhile.
+    Nothing if a later change came meanwhile (that one is drawn)."""
+    holder = HOLDER.get()
+    if holder is not None:
+        zone = getattr(request, "time_zone", "")
+        holder.later(_publish_safely, game_id, number, version, zone)
+
+
+def _publish_safely(game_id: int, number: int, version: int, zone: str) -> None:
+    try:
+        with timezone.override(zoneinfo.ZoneInfo(zone) if zone else None):
+            _publish(game_id, number, version, zone)
+    except DatabaseError:  # the save stands; the phones ask for what changed, as without this
+        log.warning("live: drawing the change to %s v%s failed", game_id, version, exc_info=True)
+    except Exception:  # on a thread of its own: said here, or by no one
+        log.exception("live: drawing the change to %s v%s failed", game_id, version)
+
+
+def _publish(game_id: int, number: int, version: int, zone: str) -> None:
+    state = round_state_at(game_id, number, version)
+    game = state.round.game
+    if game.version != version:
+        return
+    context = round_changes(state, version - 1)
+    kinds = [(MEMBER, _Looker(False, None, AnonymousUser()))]
+    if GuestPass.objects.filter(game__night_id=game.night_id).exists():
+        # A guest link other than the last save's: pk 0 is none, so it may not undo that save.
+        kinds.append((GUEST, _Looker(True, _Guest(0), AnonymousUser())))
+        last = state.last_save
+        if last is not None and last.guest_pass_id is not None:
+            looker = _Looker(True, _Guest(last.guest_pass_id), AnonymousUser())
+            kinds.append((f"{GUEST}:{last.guest_pass_id}", looker))
+    parts = {}
+    for name, looker in kinds:
+        may = TableAccess(not looker.as_guest, None)
+        shown = context | {"request": looker, "may": may, "csrf_token": CSRF_MARK}
+        parts[key(name, zone)] = render_to_string("games/live/round.html", shown)
+    drawing = LiveChange(game_id=game_id, version=version, round_number=number, parts=parts)
+    LiveChange.objects.bulk_create(
+        [drawing],
+        update_conflicts=True,
+        unique_fields=["game", "version"],
+        update_fields=["round_number", "parts"],
+    )
+    if version % KEEP == 0:  # the game's older changes: no stream carries them any more
+        LiveChange.objects.filter(game_id=game_id, version__lte=version - KEEP).delete()
+    announce.change_drawn(game_id, version)
+
+
+def drawn(game_id: int, version: int) -> tuple[int, dict] | None:
+    """The change to `version` as drawn: its round and its parts, or None (not drawn, or not
+    yet). One query (the hub's)."""
+    with connection.cursor() as cursor:
+        table = LiveChange._meta.db_table
+        cursor.execute(
+            f"SELECT round_number, parts FROM {table} WHERE game_id = %s AND version = %s",
+            [game_id, version],
+        )
+        row = cursor.fetchone()
+    if row is None:
+        return None
+    number, parts = row
+    return number, json.loads(parts) if isinstance(parts, (str, bytes)) else parts
