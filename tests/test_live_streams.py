@@ -137,30 +137,38 @@ def test_a_save_is_told_to_every_stream_of_its_game_and_night(table, member, bob
         stream.close()
 
 
-def test_a_saves_change_is_carried_drawn_as_each_phone_may_see_it(table, member, bob):
-    server, game = table
-    game.guest_passes.create()
-    ann = Stream(server, signed_in(member), f"/games/{game.pk}/stream/?round=1")
-    guest = Stream(server, as_guest(game), f"/games/{game.pk}/stream/?round=1")
-    other_round = Stream(server, signed_in(bob), f"/games/{game.pk}/stream/?round=2")
-    score_table = Stream(server, signed_in(bob), f"/games/{game.pk}/stream/")
-    for stream in (ann, guest, other_round, score_table):
-        assert stream.next_event() == ("version", str(game.version))
-
-    # Ann saves Cid's hand from her phone, through the view as the ASGI application runs it.
+def save_through_the_view(client, game, name, cards):
+    """A save as a phone makes it, through the view as the ASGI application runs it (which draws
+    the change for the streams)."""
     token = HOLDER.set(Holder())
     try:
-        seat = game.seats.get(player__name="Cid")
-        posted = signed_in(member).post(
+        seat = game.seats.get(player__name=name)
+        game.refresh_from_db()
+        hand = seat.hands.first()
+        return client.post(
             f"/games/{game.pk}/rounds/1/seats/{seat.pk}/",
-            {"outcome": CARDS, "cards": "KS QD 2C", "version": 0, "save": "1"},
+            {"outcome": CARDS, "cards": cards, "version": hand.version if hand else 0, "save": "1"},
             HTTP_HX_REQUEST="true",
         )
     finally:
         HOLDER.reset(token)
-    assert posted.status_code == 200
-    before, after = game.version, game.version + 1
 
+
+def test_a_saves_change_is_carried_drawn_as_each_phone_may_see_it(table, member, bob):
+    server, game = table
+    other_link = as_guest(game, "Eve's phone")  # a second guest link
+    guest_phone = as_guest(game)
+    ann = Stream(server, signed_in(member), f"/games/{game.pk}/stream/?round=1")
+    guest = Stream(server, guest_phone, f"/games/{game.pk}/stream/?round=1")
+    eve = Stream(server, other_link, f"/games/{game.pk}/stream/?round=1")
+    other_round = Stream(server, signed_in(bob), f"/games/{game.pk}/stream/?round=2")
+    score_table = Stream(server, signed_in(bob), f"/games/{game.pk}/stream/")
+    for stream in (ann, guest, eve, other_round, score_table):
+        assert stream.next_event() == ("version", str(game.version))
+
+    # Ann saves Cid's hand from her phone.
+    assert save_through_the_view(signed_in(member), game, "Cid", "KS QD 2C").status_code == 200
+    before, after = game.version, game.version + 1
     name, data = ann.next_event()
     assert name == "change"
     head, parts = data.split("\n", 1)
@@ -168,16 +176,22 @@ def test_a_saves_change_is_carried_drawn_as_each_phone_may_see_it(table, member,
     assert "Cid</span> <strong>22</strong>" in parts and "Saved by ann" in parts
     assert "Undo last save: Cid" in parts  # a member may undo it, with the phone's own token
     assert 'name="csrfmiddlewaretoken"' in parts and CSRF_MARK not in parts
-
-    name, data = guest.next_event()
-    assert name == "change"
-    assert "Saved by a member" in data and "Saved by ann" not in data
-    assert "Undo" not in data  # a guest link undoes only its own saves
-
+    for looking in (guest, eve):
+        name, data = looking.next_event()
+        assert name == "change"
+        assert "Saved by a member" in data and "Saved by ann" not in data
+        assert "Undo" not in data  # a guest link undoes only its own saves
     # Streams of another page are told the version, and ask.
     assert other_round.next_event() == ("version", str(after))
     assert score_table.next_event() == ("version", str(after))
-    for stream in (ann, guest, other_round, score_table):
+
+    # The guest saves Bob's hand: its phone may undo that save, the other link's may not.
+    assert save_through_the_view(guest_phone, game, "Bob", "9S 9D 8C").status_code == 200
+    assert "Undo last save: Bob" in guest.next_event()[1]
+    assert "Undo last save: Bob" in ann.next_event()[1]
+    name, data = eve.next_event()
+    assert name == "change" and "Bob</span>" in data and "Undo" not in data
+    for stream in (ann, guest, eve, other_round, score_table):
         stream.close()
 
 

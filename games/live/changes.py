@@ -79,13 +79,15 @@ def _publish(game_id: int, number: int, version: int, zone: str) -> None:
         return
     context = round_changes(state, version - 1)
     kinds = [(MEMBER, _Looker(False, None, AnonymousUser()))]
-    if GuestPass.objects.filter(game__night_id=game.night_id).exists():
-        # A guest link other than the last save's: pk 0 is none, so it may not undo that save.
+    # The guest links that may look at the game (its night's; two tell whether there are others).
+    links = list(GuestPass.objects.filter(game__night=game.night_id).values_list("pk")[:2])
+    last = state.last_save
+    undoing = last.guest_pass_id if last is not None else None
+    if undoing is not None:  # the link that saved it may undo it
+        kinds.append((f"{GUEST}:{undoing}", _Looker(True, _Guest(undoing), AnonymousUser())))
+    if any(pk != undoing for (pk,) in links):
+        # Any other link: pk 0 is none, so it may not undo that save.
         kinds.append((GUEST, _Looker(True, _Guest(0), AnonymousUser())))
-        last = state.last_save
-        if last is not None and last.guest_pass_id is not None:
-            looker = _Looker(True, _Guest(last.guest_pass_id), AnonymousUser())
-            kinds.append((f"{GUEST}:{last.guest_pass_id}", looker))
     parts = {}
     for name, looker in kinds:
         may = TableAccess(not looker.as_guest, None)
