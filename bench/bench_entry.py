@@ -177,7 +177,7 @@ def main():
         server.wait()
 
     print(
-        f"gunicorn, 3 workers, DEBUG=0, SQLite; Chromium 390x844, network latency "
+        f"gunicorn, 2 workers, DEBUG=0, SQLite; Chromium 390x844, network latency "
         f"{args.latency} ms (DevTools protocol); {os.cpu_count()} cores shared"
     )
     print("\n1. Tap to count on the screen (100 taps, 150 ms apart):")

@@ -93,7 +93,10 @@ def main():
     ms = [round(d * 1000) for d in delays]
     p95 = ms[min(len(ms) - 1, int(len(ms) * 0.95))]
     database = "PostgreSQL" if args.postgres else "SQLite"
-    print(f"{args.saves} saves on one phone, shown on 2 others ({database}, gunicorn, 3 workers)")
+    print(
+        f"{args.saves} saves on one phone, shown on 2 others ({database}, gunicorn, 2 workers"
+        " as the README runs it)"
+    )
     print(
         f"  from the tap on Save: p50 {statistics.median(ms):.0f} ms, p95 {p95} ms, max {ms[-1]} ms"
     )

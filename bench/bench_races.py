@@ -1,4 +1,4 @@
-"""Every phone saving at once, against the app as production runs it: gunicorn with 3 workers,
+"""Every phone saving at once, against the app as production runs it: gunicorn with 2 workers,
 DEBUG=0, on a SQLite file or on PostgreSQL. Counts server errors and wrong score tables in
 the race scenarios of issue 12, then measures how many saves a second one round takes before a
 phone waits more than 200 ms.
@@ -200,7 +200,7 @@ def main():
     try:
         phones = [Phone(port, session) for _ in range(10)]
         database = "PostgreSQL" if args.postgres else "SQLite (file, WAL)"
-        print(f"gunicorn, 3 workers, DEBUG=0, {database}")
+        print(f"gunicorn, 2 workers, DEBUG=0, {database}")
         print(f"{'scenario':<80} {'saves':>6} {'5xx':>4} {'wrong':>6}")
         for tally in scenarios(phones, user):
             print(f"{tally.name:<80} {tally.saves:>6} {tally.errors:>4} {tally.wrong:>6}")

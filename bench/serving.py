@@ -56,7 +56,7 @@ def ensure_database(url: str) -> None:
             server.execute(f'CREATE DATABASE "{name}"')
 
 
-def serve(env: dict, workers: int = 3, *extra: str) -> tuple[subprocess.Popen, int]:
+def serve(env: dict, workers: int = 2, *extra: str) -> tuple[subprocess.Popen, int]:
     """gunicorn as production runs it on a free port, once it accepts connections."""
     port = free_port()
     command = [sys.executable, *PRODUCTION, "--workers", str(workers)]

@@ -17,6 +17,7 @@ import json
 import logging
 import zoneinfo
 from dataclasses import dataclass
+from datetime import timedelta
 
 from django.contrib.auth.models import AnonymousUser
 from django.db import DatabaseError, connection
@@ -29,7 +30,7 @@ from ..models import GuestPass, LiveChange
 from . import announce
 from .streams import GUEST, HOLDER, MEMBER, key
 
-KEEP = 8  # versions of each game whose change is kept (up to twice as many)
+KEEP = timedelta(minutes=1)  # how long a drawn change is kept
 # Stands for the CSRF token in a drawn change; each stream puts in its phone's own.
 CSRF_MARK = "live-csrf-token-of-the-phone"
 
@@ -100,8 +101,8 @@ def _publish(game_id: int, number: int, version: int, zone: str) -> None:
         unique_fields=["game", "version"],
         update_fields=["round_number", "parts"],
     )
-    if version % KEEP == 0:  # the game's older changes: no stream carries them any more
-        LiveChange.objects.filter(game_id=game_id, version__lte=version - KEEP).delete()
+    # Changes older than KEEP: no stream carries them any more (a phone that far behind asks).
+    LiveChange.objects.filter(made_at__lt=timezone.now() - KEEP).delete()
     announce.change_drawn(game_id, version)
 
 

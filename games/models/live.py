@@ -1,6 +1,7 @@
 """A round's change as its phones are shown it: the parts of the round page that a save or an
 undo changed, drawn once where the change was made (games.live.changes) for each kind of viewer,
-so that every stream of the table carries them instead of each phone asking for them."""
+so that every stream of the table carries them instead of each phone asking for them. Kept for
+a minute (`games.live.changes.KEEP`): the table does not grow with the games played."""
 
 from django.db import models
 
@@ -15,6 +16,8 @@ class LiveChange(models.Model):
     # link that may not undo the last save), "guest:<link>" (the one that may), each with the
     # time zone the times are shown in ("member|Europe/Paris").
     parts = models.JSONField(default=dict)
+    # Kept only while a stream may still carry it: a phone further behind asks.
+    made_at = models.DateTimeField(auto_now_add=True, db_index=True)
 
     class Meta:
         constraints = [
