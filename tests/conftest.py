@@ -95,10 +95,13 @@ def live_server_drained(request):
 @pytest.fixture(autouse=True)
 def fresh_shared_states():
     """Each test's database starts anew, and its first game may have the id and version of the
-    last test's: the rounds shared by version (`lookups.round_state_at`) start anew with it."""
+    last test's: the rounds shared by version (`lookups.round_state_at`) and the guest links
+    read for drawing a change (`live.changes`) start anew with it."""
     from games import lookups
+    from games.live import changes
 
     lookups.forget_shared_states()
+    changes.forget_guest_links()
     yield
 
 

@@ -15,6 +15,7 @@ token is each phone's own, put in by its stream (`CSRF_MARK`).
 
 import json
 import logging
+import time
 import zoneinfo
 from dataclasses import dataclass
 from datetime import timedelta
@@ -31,6 +32,9 @@ from . import announce
 from .streams import GUEST, HOLDER, MEMBER, key
 
 KEEP = timedelta(minutes=1)  # how long a drawn change is kept
+PRUNE_EVERY = 16  # versions of a game between two prunings of the kept changes
+LINKS_FOR = 10  # seconds a night's guest links, as read, are taken as they are
+_LINKS: dict[int, tuple[float, list[tuple[int]]]] = {}  # by night: when read, what
 # Stands for the CSRF token in a drawn change; each stream puts in its phone's own.
 CSRF_MARK = "live-csrf-token-of-the-phone"
 
@@ -80,8 +84,7 @@ def _publish(game_id: int, number: int, version: int, zone: str) -> None:
         return
     context = round_changes(state, version - 1)
     kinds = [(MEMBER, _Looker(False, None, AnonymousUser()))]
-    # The guest links that may look at the game (its night's; two tell whether there are others).
-    links = list(GuestPass.objects.filter(game__night=game.night_id).values_list("pk")[:2])
+    links = _guest_links(game.night_id)
     last = state.last_save
     undoing = last.guest_pass_id if last is not None else None
     if undoing is not None:  # the link that saved it may undo it
@@ -101,9 +104,29 @@ def _publish(game_id: int, number: int, version: int, zone: str) -> None:
         unique_fields=["game", "version"],
         update_fields=["round_number", "parts"],
     )
-    # Changes older than KEEP: no stream carries them any more (a phone that far behind asks).
-    LiveChange.objects.filter(made_at__lt=timezone.now() - KEEP).delete()
+    if version % PRUNE_EVERY == 0:
+        # Changes older than KEEP: no stream carries them (a phone that far behind asks).
+        LiveChange.objects.filter(made_at__lt=timezone.now() - KEEP).delete()
     announce.change_drawn(game_id, version)
+
+
+def _guest_links(night_id: int) -> list[tuple[int]]:
+    """The guest links that may look at a game of the night (two tell whether there are
+    others than the last save's), as read in this process within LINKS_FOR. A link made since
+    finds no change drawn for it for that long: its phone asks, as without this."""
+    now = time.monotonic()
+    read = _LINKS.get(night_id)
+    if read is None or now - read[0] > LINKS_FOR:
+        links = list(GuestPass.objects.filter(game__night=night_id).values_list("pk")[:2])
+        read = _LINKS[night_id] = (now, links)
+        if len(_LINKS) > 1000:
+            _LINKS.clear()
+    return read[1]
+
+
+def forget_guest_links() -> None:
+    """Forget the guest links read (a database put back, or emptied between tests)."""
+    _LINKS.clear()
 
 
 def drawn(game_id: int, version: int) -> tuple[int, dict] | None:
