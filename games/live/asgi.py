@@ -35,13 +35,17 @@ class LiveApplication:
             await self.http(scope, receive, send)
 
     async def http(self, scope, receive, send):
-        holder = Holder(self.hub.later)
+        holder = Holder(after_answer=True)
         token = HOLDER.set(holder)
         upgrade = _Upgrade(holder, send)
         try:
             await self.pages(scope, receive, upgrade.send)
         finally:
             HOLDER.reset(token)
+            # Sent: what the view left to do after its answer (the phone that saved is answered
+            # before its change is drawn, not while, on the same interpreter).
+            for work, args in holder.after:
+                self.hub.later(work, *args)
         if upgrade.streaming:
             await self.hub.serve(holder.opened, receive, send)
 
