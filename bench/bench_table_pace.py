@@ -633,7 +633,7 @@ def main():
     parser.add_argument("--steps", default="500,1000")
     parser.add_argument("--seconds", type=float, default=20.0)
     parser.add_argument("--workers", type=int, default=2)
-    parser.add_argument("--threads", type=int, default=2, help="threads a worker (WEB_THREADS)")
+    parser.add_argument("--threads", type=int, default=1, help="threads a worker (WEB_THREADS)")
     parser.add_argument("--poll", action="store_true", help="ask every 2 s, no stream (before)")
     parser.add_argument("--per-tap", action="store_true", help="a scoring request each tap")
     parser.add_argument("--app", type=Path, default=ROOT, help="the checkout to serve")

@@ -19,7 +19,7 @@ from django.db import connections
 from .hub import Hub
 from .streams import HOLDER, Holder
 
-THREADS = int(os.environ.get("WEB_THREADS", "2"))
+THREADS = int(os.environ.get("WEB_THREADS", "1"))
 
 
 class LiveApplication:
