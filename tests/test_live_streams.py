@@ -247,3 +247,50 @@ def test_production_serves_the_live_application_around_djangos_pages():
 
     assert isinstance(application, LiveApplication)
     assert application.threads >= 1
+
+
+@pytest.mark.django_db(transaction=True)  # the hub reads on a thread of its own
+def test_a_change_drawn_a_moment_late_is_carried_and_one_never_drawn_is_told(member, make_game):
+    """SQLite: a worker that reads the new version before its change is drawn waits a moment,
+    then carries it; a change nobody draws (made outside a view) is told as a version."""
+    import asyncio
+
+    from games.access.quick import Viewer
+    from games.live.changes import _publish_safely
+    from games.live.hub import Hub, Stream
+
+    game = make_game(member, names=("Ann", "Bob", "Cid"))
+    topic = ("game", game.pk)
+    hub = Hub()
+    stream = Stream(
+        topic,
+        game.group_id,
+        grant_of(member),
+        str(game.version),
+        round_number=1,
+        looks="member",
+        csrf="the-phones-token",
+        viewer=Viewer(member.pk, game.group_id, ""),
+    )
+    hub.topics[topic] = {stream}
+
+    async def told_after(version: int, draw: bool) -> None:
+        stream.told = False
+        await hub.tell(topic, str(version))
+        assert not stream.told  # held while its change may still be drawn
+        if draw:
+            await hub.run(_publish_safely, game.pk, 1, version, "")
+        await asyncio.sleep(0.3)
+        assert stream.told and stream.token == str(version)
+
+    try:
+        save(game, "Cid")
+        asyncio.run(told_after(game.version + 1, draw=True))
+        assert stream.carry.startswith(f"id: {game.version + 1}\nevent: change\n".encode())
+        assert b"the-phones-token" in stream.carry and CSRF_MARK.encode() not in stream.carry
+
+        save(game, "Bob", Entry(CARDS, "9S 9D 8C"))
+        asyncio.run(told_after(game.version + 2, draw=False))
+        assert stream.carry is None  # the version only: the phone asks
+    finally:
+        hub.close()
