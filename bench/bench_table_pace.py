@@ -9,8 +9,9 @@ request once taps pause, the save):
 - it loads its round page, opens the game's stream (`Accept: text/event-stream`, held open,
   opened again a second after it drops) and, each time the stream tells a version, asks the
   round's live URL once with the ETag it last saw (If-None-Match); a change the stream carries
-  (a save's, drawn where it was made) it takes without asking when it shows the version before
-  and is neither asking nor saving, as the page does;
+  (a save's, drawn where it was made) it takes without asking when it shows the version before,
+  is neither asking nor saving and has had no post answered since (its scoring, its save), as
+  the page does;
 - every ~20 s taps its hand (13 cards, 150 ms apart), which sends one scoring request once the
   taps pause (250 ms), and saves it a second later (POST with the version it has); its own
   stream's word then brings the round's summary.
@@ -169,6 +170,8 @@ class Phone:
         self.asking = False
         self.again = False  # the stream spoke while asking: ask once more
         self.posting = False  # its save under way
+        self.posts = 0  # its posts answered (scoring, saves), as live.js counts them
+        self.posts_at_etag = 0  # ... when the state it shows (etag) was set
 
     def headers(self, **extra) -> dict:
         cookie = "; ".join(f"{k}={v}" for k, v in self.cookies.items())
@@ -313,6 +316,7 @@ async def ask(phone: Phone, tally: Tally) -> None:
             tally.count(kind, answer, expected=(200, 304))
             if answer.status == 200:
                 before, phone.etag = version_of(phone.etag), answer.headers["etag"][0]
+                phone.posts_at_etag = phone.posts
                 if phone.table is not None:
                     now = time.perf_counter()
                     for version in range(before + 1, version_of(phone.etag) + 1):
@@ -376,7 +380,10 @@ def carried(phone: Phone, event: bytes) -> bool:
         return False
     data = [line[6:] for line in event.decode().split("\n") if line.startswith("data: ")]
     start, _, etag = data[0].partition(" ")
+    own_since = phone.posts != phone.posts_at_etag  # a post answered since: asked about
     if not etag or start != str(version_of(phone.etag)) or phone.asking or phone.posting:
+        return False
+    if own_since:
         return False
     before, phone.etag = version_of(phone.etag), etag
     if phone.table is not None:
@@ -409,6 +416,7 @@ async def enter_hand(phone: Phone, tally: Tally, rng: random.Random, per_tap: bo
         answer = await phone.post(phone.hand_url, fields, htmx=True)
     finally:
         phone.posting = False
+        phone.posts += 1
     tally.count("save", answer, expected=(200, 409))
     if answer.status == 200 and phone.table is not None:
         # Each save is one version of the game; a table's saves seldom cross (one in ~4 s).
@@ -429,6 +437,7 @@ async def enter_hand(phone: Phone, tally: Tally, rng: random.Random, per_tap: bo
 
 async def score(phone: Phone, tally: Tally, fields: dict) -> None:
     tally.count("scoring", await phone.post(phone.hand_url, fields, htmx=True))
+    phone.posts += 1
 
 
 async def run_phone(phone, tally, stop, rng, per_tap, push=True) -> None:

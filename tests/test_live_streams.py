@@ -254,6 +254,7 @@ def test_a_change_drawn_a_moment_late_is_carried_and_one_never_drawn_is_told(mem
     """SQLite: a worker that reads the new version before its change is drawn waits a moment,
     then carries it; a change nobody draws (made outside a view) is told as a version."""
     import asyncio
+    from concurrent.futures import ThreadPoolExecutor
 
     from games.access.quick import Viewer
     from games.live.changes import _publish_safely
@@ -280,17 +281,24 @@ def test_a_change_drawn_a_moment_late_is_carried_and_one_never_drawn_is_told(mem
         assert not stream.told  # held while its change may still be drawn
         if draw:
             await hub.run(_publish_safely, game.pk, 1, version, "")
-        await asyncio.sleep(0.3)
+        for _ in range(500):  # told once the moment has passed
+            if stream.told:
+                break
+            await asyncio.sleep(0.01)
         assert stream.told and stream.token == str(version)
+
+    def run(coroutine):  # on a loop of its own (Playwright's may be running on this thread)
+        with ThreadPoolExecutor(1) as apart:
+            apart.submit(asyncio.run, coroutine).result()
 
     try:
         save(game, "Cid")
-        asyncio.run(told_after(game.version + 1, draw=True))
+        run(told_after(game.version + 1, draw=True))
         assert stream.carry.startswith(f"id: {game.version + 1}\nevent: change\n".encode())
         assert b"the-phones-token" in stream.carry and CSRF_MARK.encode() not in stream.carry
 
         save(game, "Bob", Entry(CARDS, "9S 9D 8C"))
-        asyncio.run(told_after(game.version + 2, draw=False))
+        run(told_after(game.version + 2, draw=False))
         assert stream.carry is None  # the version only: the phone asks
     finally:
         hub.close()

@@ -60,6 +60,11 @@ class Stream:
             and self.token == str(int(token) - 1)
         )
 
+    def ahead_of(self, token: str) -> bool:
+        """This stream was told a later version of its game than `token` (a late word of an
+        earlier change): it is not told that one. Nights' states are not compared."""
+        return self.token.isdigit() and token.isdigit() and int(self.token) > int(token)
+
     def carried(self, pk: int, token: str, drawn) -> bytes | None:
         """The event that carries the drawn change (`drawn`: its round and parts) to this
         stream's phone, or None when it does not fit (another round, a viewer not drawn for)."""
@@ -169,7 +174,7 @@ class Hub:
         DRAWN_WITHIN) those streams wait, then are told the version if it is not."""
         streams = [s for s in self.topics.get(topic, ()) if not (s.ended or s.closing)]
         if token is not None:
-            streams = [s for s in streams if s.token != token]
+            streams = [s for s in streams if s.token != token and not s.ahead_of(token)]
         if not streams:
             return
         carriers = {stream for stream in streams if stream.may_carry(token)}
@@ -196,11 +201,11 @@ class Hub:
             elif token is not None:
                 if hold and stream in carriers:
                     continue
-                if stream.token == token:  # told meanwhile
+                if stream.token == token or stream.ahead_of(token):  # told meanwhile
                     continue
-                if stream in carriers:
-                    stream.carry = stream.carried(topic[1], token, drawn)
-                stream.token, stream.told = token, True
+                # A change not sent yet is dropped: the phone is told this state instead.
+                carried = stream.carried(topic[1], token, drawn) if stream in carriers else None
+                stream.token, stream.told, stream.carry = token, True, carried
             else:
                 continue
             stream.wake.set()

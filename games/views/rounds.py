@@ -84,7 +84,8 @@ def hand_entry(request: TableRequest, game_id, number, seat_id):
         round_ = _round_of(game, number)
         panel = _entering(round_, seat, entry, question=str(question))
         return _answer_hand(request, round_, panel)
-    publish_round(request, game.pk, number, saved.round.game.version)
+    if saved.round.game.version != game.version:  # not a save that changed nothing (a resend)
+        publish_round(request, game.pk, number, saved.round.game.version)
     if not request.htmx:
         messages.success(request, f"{seat.player.name}'s hand saved.")
         return redirect(saved.round)

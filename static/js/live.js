@@ -46,6 +46,7 @@
   let failures = 0;
   let ownRequests = 0; // htmx requests of this phone, ended since the page loaded
   let ownUnderWay = 0;
+  let ownAtEtag = 0; // ownRequests when the shown state (etag) was set
 
   const pause = () => {
     clearTimeout(timer);
@@ -80,6 +81,7 @@
           wait = EVERY / 8; // ask again for an answer that knows this phone's request
         } else {
           etag = response.headers.get("ETag") || "";
+          ownAtEtag = ownBefore;
           apply(html);
         }
       } else if (response.status !== 304) {
@@ -123,7 +125,10 @@
     const end = data.indexOf("\n");
     const [from, fresh] = data.slice(0, end).split(" ");
     const shown = etag.replace(/^W\//, "").replaceAll('"', "").split(".")[0];
-    if (end < 0 || !fresh || from !== shown || asking || ownUnderWay) return false;
+    // A post of this phone's own answered since the shown state was set (a save: its hand's
+    // line is newer than that state): asked about, not swapped over it.
+    const ownSince = ownRequests !== ownAtEtag;
+    if (end < 0 || !fresh || from !== shown || asking || ownUnderWay || ownSince) return false;
     etag = fresh;
     apply(data.slice(end + 1));
     return true;
