@@ -10,8 +10,8 @@ request once taps pause, the save):
   opened again a second after it drops) and, each time the stream tells a version, asks the
   round's live URL once with the ETag it last saw (If-None-Match); a change the stream carries
   (a save's, drawn where it was made) it takes without asking when it shows the version before,
-  is neither asking nor saving and has had no post answered since (its scoring, its save), as
-  the page does;
+  is neither asking nor saving, and no save of its own answered since is newer than the
+  change (X-Game-Version), as the page does;
 - every ~20 s taps its hand (13 cards, 150 ms apart), which sends one scoring request once the
   taps pause (250 ms), and saves it a second later (POST with the version it has); its own
   stream's word then brings the round's summary.
@@ -172,6 +172,7 @@ class Phone:
         self.posting = False  # its save under way
         self.posts = 0  # its posts answered (scoring, saves), as live.js counts them
         self.posts_at_etag = 0  # ... when the state it shows (etag) was set
+        self.made_version = 0  # the latest game version its own saves made (X-Game-Version)
 
     def headers(self, **extra) -> dict:
         cookie = "; ".join(f"{k}={v}" for k, v in self.cookies.items())
@@ -380,11 +381,10 @@ def carried(phone: Phone, event: bytes) -> bool:
         return False
     data = [line[6:] for line in event.decode().split("\n") if line.startswith("data: ")]
     start, _, etag = data[0].partition(" ")
-    own_since = phone.posts != phone.posts_at_etag  # a post answered since: asked about
     if not etag or start != str(version_of(phone.etag)) or phone.asking or phone.posting:
         return False
-    if own_since:
-        return False
+    if phone.posts != phone.posts_at_etag and version_of(etag) < phone.made_version:
+        return False  # its own save, answered since, is newer than this change: asked about
     before, phone.etag = version_of(phone.etag), etag
     if phone.table is not None:
         now = time.perf_counter()
@@ -422,6 +422,9 @@ async def enter_hand(phone: Phone, tally: Tally, rng: random.Random, per_tap: bo
         # Each save is one version of the game; a table's saves seldom cross (one in ~4 s).
         phone.table.version += 1
         phone.table.sent[phone.table.version] = (phone, sent)
+    made = answer.headers.get("x-game-version", ["0"])[0]
+    if made.isdigit():
+        phone.made_version = max(phone.made_version, int(made))
     version = re.search(r'name="version" value="(\d+)"', answer.body)
     if answer.status == 200:
         phone.version += 1

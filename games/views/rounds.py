@@ -99,6 +99,7 @@ def hand_entry(request: TableRequest, game_id, number, seat_id):
     response["HX-Reswap"] = "none"
     response["HX-Trigger"] = "round-changed"
     response["X-Hand-Version"] = str(saved.version)
+    response["X-Game-Version"] = str(saved.round.game.version)  # its carried change's (live.js)
     response["X-Saved-Key"] = saved.entry_key
     return response
 

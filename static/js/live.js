@@ -47,6 +47,7 @@
   let ownRequests = 0; // htmx requests of this phone, ended since the page loaded
   let ownUnderWay = 0;
   let ownAtEtag = 0; // ownRequests when the shown state (etag) was set
+  let ownVersion = 0; // the latest game version this phone's own saves made
 
   const pause = () => {
     clearTimeout(timer);
@@ -125,10 +126,11 @@
     const end = data.indexOf("\n");
     const [from, fresh] = data.slice(0, end).split(" ");
     const shown = etag.replace(/^W\//, "").replaceAll('"', "").split(".")[0];
-    // A post of this phone's own answered since the shown state was set (a save: its hand's
-    // line is newer than that state): asked about, not swapped over it.
-    const ownSince = ownRequests !== ownAtEtag;
-    if (end < 0 || !fresh || from !== shown || asking || ownUnderWay || ownSince) return false;
+    // A save of this phone's own answered since the shown state was set, and newer than this
+    // change (its hand's line is newer): asked about, not swapped over it.
+    const to = Number(fresh.replace(/^W\//, "").replaceAll('"', "").split(".")[0]);
+    const older = ownRequests !== ownAtEtag && to < ownVersion;
+    if (end < 0 || !fresh || from !== shown || asking || ownUnderWay || older) return false;
     etag = fresh;
     apply(data.slice(end + 1));
     return true;
@@ -212,6 +214,8 @@
     if (!posts(event)) return;
     ownUnderWay = Math.max(0, ownUnderWay - 1);
     ownRequests += 1;
+    const made = Number(event.detail.xhr?.getResponseHeader("X-Game-Version"));
+    if (made > ownVersion) ownVersion = made;
     if (again && !ownUnderWay && !asking) ask();
   });
   // With a stream, the word of this phone's own save brings the round's summary like any
