@@ -311,29 +311,40 @@ def refine(svg_cards, args, stage):
         f"learning rate from {lr:g}",
         flush=True,
     )
-    deals = train.generate(
+    steps, minutes = train_further(
+        svg_cards, args, seed, args.refine_deals, args.refine_photos, args.refine_steps, lr, started
+    )
+    return {f"stage{stage + 1}_steps": steps, f"stage{stage + 1}_minutes": minutes}
+
+
+def train_further(svg_cards, args, seed, deals, photos, steps, lr, started, **real):
+    """The finder at --output read back and trained `steps` more (from learning rate `lr`) on
+    pieces of `deals` whole deals and `photos` composed photos of seeds from `seed` (and, in
+    `real`, real photographs and their share of each batch), then exported at --output.
+    Returns the steps trained and the minutes since `started`."""
+    data = train.generate(
         svg_cards,
         args.photographed,
-        args.refine_deals,
+        deals,
         seed + 3,
         deals=True,
         card_size=tuple(args.refine_card_size),
         pieces=REFINE_PIECES,
     )
-    data = deals + train.generate(svg_cards, args.photographed, args.refine_photos, seed + 4)
-    print(f"  done in {time.monotonic() - started:.0f} s; training {args.refine_steps} steps")
-    net, steps = train.train(
+    data += train.generate(svg_cards, args.photographed, photos, seed + 4)
+    print(f"  done in {time.monotonic() - started:.0f} s; training {steps} steps")
+    net, trained = train.train(
         data,
-        args.refine_steps,
+        steps,
         seed + 5,
         net=train.finder_from_onnx(args.output, args.width),
         lr=lr,
         log=lambda message: print(message, flush=True),
         checkpoint=BUILD / "checkpoint.onnx",
+        **real,
     )
     export_finder(net, args)
-    minutes = round((time.monotonic() - started) / 60, 1)
-    return {f"stage{stage + 1}_steps": steps, f"stage{stage + 1}_minutes": minutes}
+    return trained, round((time.monotonic() - started) / 60, 1)
 
 
 def real_stage(svg_cards, args):
@@ -353,30 +364,18 @@ def real_stage(svg_cards, args):
         f"{args.real_photos} composed photos, learning rate from {args.real_lr:g}",
         flush=True,
     )
-    deals = train.generate(
+    steps, minutes = train_further(
         svg_cards,
-        args.photographed,
+        args,
+        seed,
         args.real_deals,
-        seed + 3,
-        deals=True,
-        card_size=tuple(args.refine_card_size),
-        pieces=REFINE_PIECES,
-    )
-    data = deals + train.generate(svg_cards, args.photographed, args.real_photos, seed + 4)
-    print(f"  done in {time.monotonic() - started:.0f} s; training {args.real_steps} steps")
-    net, steps = train.train(
-        data,
+        args.real_photos,
         args.real_steps,
-        seed + 5,
-        net=train.finder_from_onnx(args.output, args.width),
-        lr=args.real_lr,
-        log=lambda message: print(message, flush=True),
-        checkpoint=BUILD / "checkpoint.onnx",
+        args.real_lr,
+        started,
         real=photos,
         real_share=args.real_share,
     )
-    export_finder(net, args)
-    minutes = round((time.monotonic() - started) / 60, 1)
     return {"real_stage_steps": steps, "real_stage_minutes": minutes, "real_photos": len(photos)}
 
 
