@@ -259,20 +259,23 @@ def test_a_change_drawn_a_moment_late_is_carried_and_one_never_drawn_is_told(mem
     from games.access.quick import Viewer
     from games.live.changes import _publish_safely
     from games.live.hub import Hub, Stream
+    from games.live.streams import Opened
 
     game = make_game(member, names=("Ann", "Bob", "Cid"))
     topic = ("game", game.pk)
     hub = Hub()
-    stream = Stream(
-        topic,
+    opened = Opened(
+        "game",
+        game.pk,
         game.group_id,
-        grant_of(member),
         str(game.version),
+        grant_of(member),
         round_number=1,
         looks="member",
         csrf="the-phones-token",
         viewer=Viewer(member.pk, game.group_id, ""),
     )
+    stream = Stream(opened, opened.token)
     hub.topics[topic] = {stream}
 
     async def told_after(version: int, draw: bool) -> None:

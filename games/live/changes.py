@@ -13,7 +13,6 @@ the group's time zone (else the saving phone's: phones at one table share one). 
 token is each phone's own, put in by its stream (`CSRF_MARK`).
 """
 
-import json
 import logging
 import time
 import zoneinfo
@@ -21,7 +20,7 @@ from dataclasses import dataclass
 from datetime import timedelta
 
 from django.contrib.auth.models import AnonymousUser
-from django.db import DatabaseError, connection
+from django.db import DatabaseError
 from django.template.loader import render_to_string
 from django.utils import timezone
 
@@ -132,14 +131,8 @@ def forget_guest_links() -> None:
 def drawn(game_id: int, version: int) -> tuple[int, dict] | None:
     """The change to `version` as drawn: its round and its parts, or None (not drawn, or not
     yet). One query (the hub's)."""
-    with connection.cursor() as cursor:
-        table = LiveChange._meta.db_table
-        cursor.execute(
-            f"SELECT round_number, parts FROM {table} WHERE game_id = %s AND version = %s",
-            [game_id, version],
-        )
-        row = cursor.fetchone()
-    if row is None:
-        return None
-    number, parts = row
-    return number, json.loads(parts) if isinstance(parts, (str, bytes)) else parts
+    return (
+        LiveChange.objects.filter(game_id=game_id, version=version)
+        .values_list("round_number", "parts")
+        .first()
+    )

@@ -31,30 +31,31 @@ Topic = tuple[str, int]  # ("game", id) or ("night", id)
 
 @dataclass(eq=False)
 class Stream:
-    """One phone's open stream."""
+    """One phone's open stream: as its view let it open (`opened`: what it follows, who for,
+    and for a round page the round, the phone as a change is drawn for it, its CSRF token and
+    whose ETags it keeps), and what it has told."""
 
-    topic: Topic
-    group_id: int
-    grant: StreamGrant
+    opened: Opened
     token: str  # the state it last told
     wake: asyncio.Event = field(default_factory=asyncio.Event)
     told: bool = False  # something to tell: `token` moved
     ended: bool = False  # its phone may no longer follow: told "end", then closed
     closing: bool = False  # the server stops: closed without "end", so the phone comes back
-    # A round page's stream: its round, the phone as a change is drawn for it, its CSRF token
-    # and whose ETags it keeps (`Opened`); `carry` is the change to send with the word, if any.
-    round_number: int | None = None
-    looks: str = ""
-    zone: str = ""
-    csrf: str = ""
-    viewer: object = None
-    carry: bytes | None = None
+    carry: bytes | None = None  # the change to send with the word, if any
+
+    @property
+    def topic(self) -> Topic:
+        return (self.opened.page, self.opened.pk)
+
+    @property
+    def grant(self) -> StreamGrant:
+        return self.opened.grant
 
     def may_carry(self, token: str | None) -> bool:
         """A change to state `token` can be carried to this stream: it shows a round, and the
         version just before."""
         return (
-            self.round_number is not None
+            self.opened.round_number is not None
             and token is not None
             and token.isdigit()
             and self.token == str(int(token) - 1)
@@ -68,17 +69,18 @@ class Stream:
     def carried(self, pk: int, token: str, drawn) -> bytes | None:
         """The event that carries the drawn change (`drawn`: its round and parts) to this
         stream's phone, or None when it does not fit (another round, a viewer not drawn for)."""
-        if drawn is None or drawn[0] != self.round_number:
+        opened = self.opened
+        if drawn is None or drawn[0] != opened.round_number:
             return None
         parts = drawn[1]
-        part = parts.get(key(self.looks, self.zone))
-        if part is None and self.looks.startswith(GUEST):
-            part = parts.get(key(GUEST, self.zone))
+        part = parts.get(key(opened.looks, opened.zone))
+        if part is None and opened.looks.startswith(GUEST):
+            part = parts.get(key(GUEST, opened.zone))
         if part is None:
             return None
         version = int(token)
-        etag = live_etag(self.viewer, version, "round", pk, self.round_number)
-        lines = f"{version - 1} {etag}\n{part.replace(CSRF_MARK, self.csrf)}"
+        etag = live_etag(opened.viewer, version, "round", pk, opened.round_number)
+        lines = f"{version - 1} {etag}\n{part.replace(CSRF_MARK, opened.csrf)}"
         return event("change", lines, token)
 
 
@@ -96,17 +98,7 @@ class Hub:
     async def serve(self, opened: Opened, receive, send) -> None:
         """Keep a stream open until its phone goes, telling it of each change; a ping on a
         quiet stream every HEARTBEAT seconds."""
-        stream = Stream(
-            (opened.page, opened.pk),
-            opened.group_id,
-            opened.grant,
-            opened.token,
-            round_number=opened.round_number,
-            looks=opened.looks,
-            zone=opened.zone,
-            csrf=opened.csrf,
-            viewer=opened.viewer,
-        )
+        stream = Stream(opened, opened.token)
         self.join(stream)
         gone = asyncio.ensure_future(_disconnected(receive))
         try:
@@ -305,7 +297,7 @@ class Hub:
                 drawn.set()
         elif what == "members" and len(numbers) == 1:
             for topic, streams in list(self.topics.items()):
-                if any(stream.group_id == numbers[0] for stream in streams):
+                if any(stream.opened.group_id == numbers[0] for stream in streams):
                     await self.tell(topic, None)
 
 

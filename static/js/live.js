@@ -122,13 +122,16 @@
   // A change the stream carries (a round page's: "<from version> <its ETag>" on the first line,
   // then the parts) is swapped in at once when the page shows the version it changes; else,
   // or while this phone asks or posts, it is word of a change like any other.
+  // The version an ETag of the live URL starts with ("7.<digest>", made weak by gzip).
+  const versionOf = (tag) => tag.replace(/^W\//, "").replaceAll('"', "").split(".")[0];
+
   function carried(data) {
     const end = data.indexOf("\n");
     const [from, fresh] = data.slice(0, end).split(" ");
-    const shown = etag.replace(/^W\//, "").replaceAll('"', "").split(".")[0];
+    const shown = versionOf(etag);
     // A save of this phone's own answered since the shown state was set, and newer than this
     // change (its hand's line is newer): asked about, not swapped over it.
-    const to = Number(fresh.replace(/^W\//, "").replaceAll('"', "").split(".")[0]);
+    const to = Number(versionOf(fresh));
     const older = ownRequests !== ownAtEtag && to < ownVersion;
     if (end < 0 || !fresh || from !== shown || asking || ownUnderWay || older) return false;
     etag = fresh;
