@@ -84,7 +84,9 @@ def build_namer(svg_cards, photographed, args, which, cores=1):
         further = {}
         if args.namer_further:  # the namer at its output, trained further at a lower rate
             further = {"net": train_index.namer_from_onnx(output, args.index_width), "lr": 1e-3}
-        namer, steps = train_index.fit(crops, steps, seed, args.index_width, log=log, **further)
+        namer, steps = train_index.fit(
+            crops, steps, seed, args.index_width, log=log, device=args.device, **further
+        )
         train_index.export(namer, output)
         log(f"exported {output}")
     if args.real:
@@ -146,6 +148,7 @@ def main(argv=None):
     parser.add_argument("--photographed", type=Path, help="folder of real card-face photos")
     parser.add_argument("--photos", type=int, default=8000, help="synthetic training photos")
     parser.add_argument("--steps", type=int, default=26_000, help="the finder's training steps")
+    parser.add_argument("--lr", type=float, default=3e-3, help="the finder's first learning rate")
     parser.add_argument("--crops", type=int, default=96000, help="index crops for the namer")
     parser.add_argument("--index-steps", type=int, default=20_400, help="the near namer's steps")
     parser.add_argument("--far-index-steps", type=int, default=14_000, help="the far namer's")
@@ -232,6 +235,22 @@ def main(argv=None):
     parser.add_argument(
         "--no-validate", action="store_true", help="skip the validation figures at the end"
     )
+    parser.add_argument(
+        "--device", default="cpu", help='where the networks train: "cpu", or "cuda" for a GPU'
+    )
+    parser.add_argument("--batch", type=int, default=12, help="the finder's crops per step")
+    parser.add_argument(
+        "--workers", type=int, default=0, help="processes making the finder's batches (0: none)"
+    )
+    parser.add_argument(
+        "--processes", type=int, default=2, help="processes composing the synthetic photos"
+    )
+    parser.add_argument(
+        "--namer-processes",
+        type=int,
+        default=1,
+        help="processes making the namers' crops beside the finder's training",
+    )
     args = parser.parse_args(argv)
     random.seed(args.seed)
     # One thread each for the finder and the namer, which train side by side: on two cores,
@@ -253,13 +272,16 @@ def main(argv=None):
         validate(svg_cards, args, refine_stages(svg_cards, args), started)
         return
     print(f"generating {args.photos} training photos", flush=True)
-    data = train.generate(svg_cards, args.photographed, args.photos, args.seed)
+    data = train.generate(
+        svg_cards, args.photographed, args.photos, args.seed, processes=args.processes
+    )
     print(f"  done in {time.monotonic() - started:.0f} s; training {args.steps} steps", flush=True)
     print(
         "the namers build one after the other beside the finder; logs in .vision-build/", flush=True
     )
     namer = multiprocessing.get_context("fork").Process(
-        target=build_namers, args=(svg_cards, args.photographed, args, which)
+        target=build_namers,
+        args=(svg_cards, args.photographed, args, which, args.namer_processes),
     )
     namer.start()
     net, steps = train.train(
@@ -267,8 +289,10 @@ def main(argv=None):
         args.steps,
         args.seed,
         args.width,
+        lr=args.lr,
         log=lambda message: print(message, flush=True),
         checkpoint=BUILD / "checkpoint.onnx",
+        **_where(args),
     )
     del data
     export_finder(net, args)
@@ -278,6 +302,11 @@ def main(argv=None):
     if args.real:
         figures |= real_stage(svg_cards, args)
     validate(svg_cards, args, figures, started)
+
+
+def _where(args):
+    """How the finder trains: its batch, and where (train.train's device and workers)."""
+    return {"batch_size": args.batch, "device": args.device, "workers": args.workers}
 
 
 def export_finder(net, args):
@@ -330,8 +359,9 @@ def train_further(svg_cards, args, seed, deals, photos, steps, lr, started, **re
         deals=True,
         card_size=tuple(args.refine_card_size),
         pieces=REFINE_PIECES,
+        processes=args.processes,
     )
-    data += train.generate(svg_cards, args.photographed, photos, seed + 4)
+    data += train.generate(svg_cards, args.photographed, photos, seed + 4, processes=args.processes)
     print(f"  done in {time.monotonic() - started:.0f} s; training {steps} steps")
     net, trained = train.train(
         data,
@@ -341,6 +371,7 @@ def train_further(svg_cards, args, seed, deals, photos, steps, lr, started, **re
         lr=lr,
         log=lambda message: print(message, flush=True),
         checkpoint=BUILD / "checkpoint.onnx",
+        **_where(args),
         **real,
     )
     export_finder(net, args)

@@ -1,5 +1,6 @@
 """Training the corner reader on synthetic photos, and exporting it to ONNX."""
 
+import copy
 import math
 import multiprocessing
 import random
@@ -217,9 +218,9 @@ def _real_sample(photo, corners, rng, size):
     return _crop(scaled, turned, rng, size, at)
 
 
-def batches(data, batch_size, rng, crop=256, real=(), real_share=0.0):
+def batches(data, batch_size, rng, crop=256, real=(), real_share=0.0, raw=False):
     """Endless batches of `crop` squares: from the composed `data`, and `real_share` of them
-    from the `real` photos (real.load)."""
+    from the `real` photos (real.load); with `raw`, the photos as uint8."""
     order = list(range(len(data)))
     while True:
         rng.shuffle(order)
@@ -235,8 +236,46 @@ def batches(data, batch_size, rng, crop=256, real=(), real_share=0.0):
                 h, w, _ = photo.shape
                 photos.append(photo)
                 maps.append(targets(corners, (w, h)))
-            x = torch.from_numpy(np.stack(photos)).permute(0, 3, 1, 2).float() / 255 - 0.5
+            x = torch.from_numpy(np.stack(photos)).permute(0, 3, 1, 2)
+            if not raw:
+                x = x.float() / 255 - 0.5
             yield x, [torch.from_numpy(np.stack(m)) for m in zip(*maps, strict=True)]
+
+
+class _Batches(torch.utils.data.IterableDataset):
+    """`batches` made by a DataLoader's worker processes, each with a random generator of its
+    own (from the seed and its number), the photos as uint8: for a GPU, which trains faster
+    than one process composes its batches."""
+
+    def __init__(self, data, batch_size, seed, real, real_share):
+        super().__init__()
+        self.data, self.batch_size, self.seed = data, batch_size, seed
+        self.real, self.real_share = real, real_share
+
+    def __iter__(self):
+        worker = torch.utils.data.get_worker_info()
+        rng = random.Random(self.seed * 1009 + (worker.id if worker else 0))
+        yield from batches(
+            self.data, self.batch_size, rng, real=self.real, real_share=self.real_share, raw=True
+        )
+
+
+def _loaded(data, batch_size, rng, real, real_share, device, workers):
+    """Batches on `device`: made here (`workers` 0, the CPU build's way, one generator) or by
+    `workers` processes."""
+    if not workers:
+        yield from batches(data, batch_size, rng, real=real, real_share=real_share)
+        return
+    loader = torch.utils.data.DataLoader(
+        _Batches(data, batch_size, rng.randrange(2**31), real, real_share),
+        batch_size=None,
+        num_workers=workers,
+        pin_memory=device != "cpu",
+        prefetch_factor=2,
+    )
+    for x, truth in loader:
+        x = x.to(device, non_blocking=True).float() / 255 - 0.5
+        yield x, [t.to(device, non_blocking=True) for t in truth]
 
 
 def loss_of(outputs, truth):
@@ -248,22 +287,20 @@ def loss_of(outputs, truth):
     neg_loss = -torch.log(1 - p) * p**2 * (1 - heat) ** 4 * (1 - positive) * weight
     count = positive.sum().clamp(min=1)
     heat_loss = (pos_loss.sum() + neg_loss.sum()) / count
-    rank_loss = nn.functional.cross_entropy(rank_logit, rank, ignore_index=-100)
-    suit_loss = nn.functional.cross_entropy(suit_logit, suit, ignore_index=-100)
-    if rank.ne(-100).sum() == 0:
-        rank_loss = rank_logit.sum() * 0
-    if suit.ne(-100).sum() == 0:
-        suit_loss = suit_logit.sum() * 0
+    # Averaged over the cells that have a label (none: 0), with no wait for a GPU to say
+    # how many there are.
+    rank_loss = nn.functional.cross_entropy(
+        rank_logit, rank, ignore_index=-100, reduction="sum"
+    ) / rank.ne(-100).sum().clamp(min=1)
+    suit_loss = nn.functional.cross_entropy(
+        suit_logit, suit, ignore_index=-100, reduction="sum"
+    ) / suit.ne(-100).sum().clamp(min=1)
     # Summed over the six channels, averaged over the cells that have any (as when the mask
     # was one per cell).
     geo_err = (geometry - geo_truth).abs() * geo_mask
     geo_loss = geo_err.sum() / (geo_mask.sum() / geo_truth.shape[1]).clamp(min=1)
-    return heat_loss + rank_loss + suit_loss + geo_loss, {
-        "heat": heat_loss.item(),
-        "rank": rank_loss.item(),
-        "suit": suit_loss.item(),
-        "geometry": geo_loss.item(),
-    }
+    parts = {"heat": heat_loss, "rank": rank_loss, "suit": suit_loss, "geometry": geo_loss}
+    return heat_loss + rank_loss + suit_loss + geo_loss, {k: v.detach() for k, v in parts.items()}
 
 
 def train(
@@ -278,11 +315,14 @@ def train(
     lr=3e-3,
     real=(),
     real_share=0.0,
+    device="cpu",
+    workers=0,
 ):
     """A network trained on `data` (and `real_share` of each batch from the `real` photos)
     for `steps` steps, with a cosine learning rate from `lr`: a new one, or `net` trained
     further with its batch norms frozen (finder_from_onnx). Steps, not time: the machine is
-    shared, and a training paused for another's measurement must end where it would have."""
+    shared, and a training paused for another's measurement must end where it would have.
+    On `device` ("cuda" for a GPU), its batches made by `workers` processes (0: here)."""
     torch.manual_seed(seed)
     rng = random.Random(seed)
     frozen = []  # the batch norms of a network trained further, kept as they are
@@ -290,11 +330,13 @@ def train(
         net = CornerNet(width)
     else:
         frozen = [m for m in net.modules() if isinstance(m, nn.BatchNorm2d)]
+    net.to(device)
+    torch.backends.cudnn.benchmark = True  # on a GPU: the crops are all one size
     optimiser = torch.optim.AdamW(net.parameters(), lr=lr, weight_decay=1e-4)
     start = time.monotonic()
     step = 0
     smoothed = None
-    for x, truth in batches(data, batch_size, rng, real=real, real_share=real_share):
+    for x, truth in _loaded(data, batch_size, rng, real, real_share, device, workers):
         done = step / steps
         if done >= 1:
             break
@@ -320,15 +362,16 @@ def train(
         if step % 100 == 0:
             log(
                 f"step {step} ({time.monotonic() - start:.0f} s): "
-                + " ".join(f"{k} {v:.3f}" for k, v in smoothed.items())
+                + " ".join(f"{k} {v.item():.3f}" for k, v in smoothed.items())
             )
     net.eval()
-    return net, step
+    return net.cpu(), step
 
 
 def export(net, path: Path):
-    """The network as ONNX: uint8 RGB (1, 3, H, W) in, maps (1, 25, H/4, W/4) out."""
-    model = Exported(net).eval()
+    """The network as ONNX: uint8 RGB (1, 3, H, W) in, maps (1, 25, H/4, W/4) out (a copy
+    made on the CPU, wherever the network trains)."""
+    model = Exported(copy.deepcopy(net).cpu()).eval()
     example = torch.zeros(1, 3, 320, 320, dtype=torch.uint8)
     torch.onnx.export(
         model,

@@ -34,26 +34,29 @@ def generate(svg_cards, photographed, count, seed, processes=2, far=0.0):
     return images, ranks, suits
 
 
-def fit(data, steps, seed, width=16, batch_size=128, log=print, net=None, lr=3e-3):
+def fit(data, steps, seed, width=16, batch_size=128, log=print, net=None, lr=3e-3, device="cpu"):
     """The namer trained for `steps` steps (the learning rate's cosine from `lr` runs over
     them): a new one, or `net` trained further with its batch norms frozen
-    (namer_from_onnx)."""
+    (namer_from_onnx); on `device` ("cuda" for a GPU), returned on the CPU."""
     torch.manual_seed(seed)
     rng = np.random.default_rng(seed)
     images, ranks, suits = data
-    x_all = torch.from_numpy(images).permute(0, 3, 1, 2).contiguous()
+    x_all = torch.from_numpy(images).permute(0, 3, 1, 2).contiguous().to(device)
+    ranks_all = torch.from_numpy(ranks).to(device)
+    suits_all = torch.from_numpy(suits).to(device)
     frozen = []
     if net is None:
         net = IndexNet(width)
     else:
         frozen = [m for m in net.modules() if isinstance(m, nn.BatchNorm2d)]
+    net.to(device)
     optimiser = torch.optim.AdamW(net.parameters(), lr=lr, weight_decay=5e-4)
     start, step, smoothed = time.monotonic(), 0, None
     while True:
         done = step / steps
         if done >= 1:
             break
-        pick = rng.integers(0, len(images), batch_size)
+        pick = torch.from_numpy(rng.integers(0, len(images), batch_size)).to(device)
         x = x_all[pick].float() / 255.0 - 0.5
         for group in optimiser.param_groups:
             group["lr"] = lr * min(1.0, step / 100) * 0.5 * (1 + math.cos(math.pi * done))
@@ -61,19 +64,22 @@ def fit(data, steps, seed, width=16, batch_size=128, log=print, net=None, lr=3e-
         for norm in frozen:
             norm.eval()
         rank_logit, suit_logit = net(x)
-        loss = nn.functional.cross_entropy(rank_logit, torch.from_numpy(ranks[pick]))
-        suit_truth = torch.from_numpy(suits[pick])
-        if suit_truth.ne(-100).any():
-            loss = loss + nn.functional.cross_entropy(suit_logit, suit_truth, ignore_index=-100)
+        loss = nn.functional.cross_entropy(rank_logit, ranks_all[pick])
+        # Averaged over the crops that have a suit (none: 0), with no wait for a GPU.
+        suit_truth = suits_all[pick]
+        loss = loss + nn.functional.cross_entropy(
+            suit_logit, suit_truth, ignore_index=-100, reduction="sum"
+        ) / suit_truth.ne(-100).sum().clamp(min=1)
         optimiser.zero_grad()
         loss.backward()
         optimiser.step()
-        smoothed = loss.item() if smoothed is None else 0.98 * smoothed + 0.02 * loss.item()
+        loss = loss.detach()
+        smoothed = loss if smoothed is None else 0.98 * smoothed + 0.02 * loss
         step += 1
         if step % 100 == 0:
             log(f"index step {step} ({time.monotonic() - start:.0f} s): loss {smoothed:.3f}")
     net.eval()
-    return net, step
+    return net.cpu(), step
 
 
 def accuracy(net, data):
@@ -88,7 +94,7 @@ def accuracy(net, data):
 
 def export(net, path: Path):
     torch.onnx.export(
-        ExportedIndex(net).eval(),
+        ExportedIndex(net.cpu()).eval(),
         (torch.zeros(2, 3, CROP, CROP, dtype=torch.uint8),),
         str(path),
         input_names=["crops"],
