@@ -2,6 +2,7 @@
 
 import io
 from collections import Counter
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -143,6 +144,19 @@ def test_read_alike_corners_a_little_apart_pair_but_far_apart_do_not():
     assert len(cards_from_corners([top_left, near])) == 1
     assert len(cards_from_corners([top_left, far])) == 2
     assert len(cards_from_corners([top_left, near_other])) == 2
+
+
+@pytest.mark.parametrize(
+    ("score", "real", "reported"),
+    [(0.9, 1.0, ["7H"]), (0.9, 0.25, ["7H"]), (0.9, 0.15, []), (0.1, 1.0, [])],
+    ids=["sure", "a-quarter-sure", "hardly-an-index", "hardly-seen"],
+)
+def test_a_card_read_with_hardly_any_confidence_is_not_reported(score, real, reported):
+    # Confidence: the label's probability (about 0.95 here) times the finder's certainty
+    # (score / 0.6, at most 1) times the namers' that it is an index (`real`); under 0.2 the
+    # card is left out and the panel's count shows the player it is missing.
+    corner = replace(_corner(100, 100, 80, 120, "7H", score), real=real)
+    assert [c.card for c in cards_from_corners([corner])] == reported
 
 
 def _reading(card, confidence, alternative):

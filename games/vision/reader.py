@@ -29,6 +29,10 @@ SAME_CARD = 0.45  # two corners whose card centres are closer (in card sizes) ar
 SAME_CARD_READ_ALIKE = 0.9
 FACING = 20  # degrees: see _facing
 UNSURE_BELOW = 0.8  # a card read with less confidence is marked for the player to check
+# A card read with less confidence than this is not reported at all: on the real validation
+# photos the two readings under it were both wrong (0.14, 0.15), the right ones all above 0.24.
+# The panel's count (found against the hand's size) shows the player a card it leaves out.
+REPORTED_FROM = 0.2
 # The finder looks at the photo turned each of these quarter turns and its maps are averaged:
 # four looks cost four times the finder's time and find more (MODEL.md has the figures).
 TURNS = tuple(int(k) for k in os.environ.get("SCOREKEEPER_VISION_TURNS", "0,1,2,3").split(","))
@@ -385,6 +389,8 @@ def cards_from_corners(corners: list[Corner], scale=1.0, size=None) -> list[Card
         first, second = np.argsort(-labels)[:2]
         best = max(group, key=lambda c: c.score)
         sureness = min(1.0, max(c.score for c in group) / 0.6) * max(c.real for c in group)
+        if labels[first] * sureness < REPORTED_FROM:
+            continue
         cards.append(
             CardReading(
                 card=LABELS[first],
