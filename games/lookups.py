@@ -5,13 +5,13 @@ import threading
 from collections import OrderedDict
 from dataclasses import dataclass
 
-from django.db.models import Exists, Max, OuterRef, Q, Subquery
+from django.db.models import Count, Exists, Max, OuterRef, Q, Subquery
 from django.http import Http404
 from django.shortcuts import get_object_or_404
 
 from .access import TableRequest, games_seen, sees_game
 from .charts import line_chart
-from .models import Game, HandChange, Round, RoundTable, Seat
+from .models import Game, Hand, HandChange, Round, RoundTable, Seat
 from .panels import HandPanel
 from .reports import ShownReport, shown_report
 from .score_table import score_table
@@ -210,6 +210,44 @@ def forget_shared_states() -> None:
     versions: restart the server, or call this)."""
     with _SHARED_LOCK:
         _SHARED_STATES.clear()
+
+
+def round_state_saved(hand: Hand, version: int) -> RoundState | None:
+    """The round as the save of `hand` that made its game's version `version` left it (what
+    `round_state` reads again), from what the save holds: its round and game, the table it
+    decided on and the change it recorded (`Round.save_hand`), and one query for what it does
+    not (whether a later round is open, how many changes the round has). None if another
+    change to the game came since, or `hand` is not such a save. Its `saves` hold the saved
+    hand's seat only: enough to draw what changed since the version before, not to share."""
+    table, change = getattr(hand, "saved_with", (None, None))
+    round_ = hand.round
+    if change is None or change.game_version != version:
+        return None
+    later = Round.objects.filter(game_id=OuterRef("pk"), number__gt=round_.number)
+    count = (
+        HandChange.objects.filter(round_id=round_.pk)
+        .values("round_id")
+        .annotate(count=Count("pk"))
+        .values("count")
+    )
+    read = (
+        Game.objects.filter(pk=round_.game_id)
+        .values_list("version", Exists(later), Subquery(count))
+        .first()
+    )
+    if read is None or read[0] != version:
+        return None
+    _, is_later, changes_count = read
+    change.seat = hand.seat
+    return RoundState(
+        round_,
+        table,
+        None if round_.game.finished_at else change,
+        round_report(round_, table),
+        not is_later,
+        [(hand.seat_id, version)],
+        changes_count,
+    )
 
 
 def round_state_for(request: TableRequest, game_id, number) -> RoundState:

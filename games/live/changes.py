@@ -25,8 +25,8 @@ from django.template.loader import render_to_string
 from django.utils import timezone
 
 from ..access import TableAccess, TableRequest
-from ..lookups import round_changes, round_state_at
-from ..models import GuestPass, LiveChange
+from ..lookups import RoundState, round_changes, round_state_at, round_state_saved
+from ..models import GuestPass, Hand, LiveChange
 from . import announce
 from .streams import GUEST, HOLDER, MEMBER, key
 
@@ -55,35 +55,59 @@ class _Looker:
     user: AnonymousUser
 
 
-def publish_round(request: TableRequest, game_id: int, number: int, version: int) -> None:
+def publish_round(
+    request: TableRequest, game_id: int, number: int, version: int, saved: Hand | None = None
+) -> None:
     """Draw and keep what the change to `version` (a save or an undo in round `number`) shows on
     the round's page, for the streams of every worker to carry. Only where streams are held
     (the ASGI application), on its hub's thread: the phone that saved is answered meanwhile.
-    Nothing if a later change came meanwhile (that one is drawn)."""
+    A save gives its hand (`saved`, as `Round.save_hand` returns it): the round is then drawn
+    from what that save holds instead of read again. Nothing if a later change came meanwhile
+    (that one is drawn)."""
     holder = HOLDER.get()
     if holder is not None:
         zone = getattr(request, "time_zone", "")
-        holder.later(_publish_safely, game_id, number, version, zone)
+        holder.later(_publish_safely, game_id, number, version, zone, saved)
 
 
-def _publish_safely(game_id: int, number: int, version: int, zone: str) -> None:
+def _publish_safely(
+    game_id: int, number: int, version: int, zone: str, saved: Hand | None = None
+) -> None:
     try:
         with timezone.override(zoneinfo.ZoneInfo(zone) if zone else None):
-            _publish(game_id, number, version, zone)
+            _publish(game_id, number, version, zone, saved)
     except DatabaseError:  # the save stands; the phones ask for what changed, as without this
         log.warning("live: drawing the change to %s v%s failed", game_id, version, exc_info=True)
     except Exception:  # on a thread of its own: said here, or by no one
         log.exception("live: drawing the change to %s v%s failed", game_id, version)
 
 
-def _publish(game_id: int, number: int, version: int, zone: str) -> None:
-    state = round_state_at(game_id, number, version)
-    game = state.round.game
-    if game.version != version:
+def _publish(game_id: int, number: int, version: int, zone: str, saved=None) -> None:
+    state = round_state_saved(saved, version) if saved is not None else None
+    if state is None:
+        state = round_state_at(game_id, number, version)
+    if state.round.game.version != version:
         return
+    parts = draw(state, version, zone)
+    drawing = LiveChange(game_id=game_id, version=version, round_number=number, parts=parts)
+    LiveChange.objects.bulk_create(
+        [drawing],
+        update_conflicts=True,
+        unique_fields=["game", "version"],
+        update_fields=["round_number", "parts"],
+    )
+    if version % PRUNE_EVERY == 0:
+        # Changes older than KEEP: no stream carries them (a phone that far behind asks).
+        LiveChange.objects.filter(made_at__lt=timezone.now() - KEEP).delete()
+    announce.change_drawn(game_id, version)
+
+
+def draw(state: RoundState, version: int, zone: str) -> dict[str, str]:
+    """The parts of the round page that the change to `version` changed, as the round `state`
+    after it shows them to each kind of viewer, by `streams.key`."""
     context = round_changes(state, version - 1)
     kinds = [(MEMBER, _Looker(False, None, AnonymousUser()))]
-    links = _guest_links(game.night_id)
+    links = _guest_links(state.round.game.night_id)
     last = state.last_save
     undoing = last.guest_pass_id if last is not None else None
     if undoing is not None:  # the link that saved it may undo it
@@ -96,17 +120,7 @@ def _publish(game_id: int, number: int, version: int, zone: str) -> None:
         may = TableAccess(not looker.as_guest, None)
         shown = context | {"request": looker, "may": may, "csrf_token": CSRF_MARK}
         parts[key(name, zone)] = render_to_string("games/live/round.html", shown)
-    drawing = LiveChange(game_id=game_id, version=version, round_number=number, parts=parts)
-    LiveChange.objects.bulk_create(
-        [drawing],
-        update_conflicts=True,
-        unique_fields=["game", "version"],
-        update_fields=["round_number", "parts"],
-    )
-    if version % PRUNE_EVERY == 0:
-        # Changes older than KEEP: no stream carries them (a phone that far behind asks).
-        LiveChange.objects.filter(made_at__lt=timezone.now() - KEEP).delete()
-    announce.change_drawn(game_id, version)
+    return parts
 
 
 def _guest_links(night_id: int) -> list[tuple[int]]:

@@ -205,9 +205,14 @@ class Round(models.Model):
             hand.write(state, saver)
             round_.rescore(table, written=hand, was_doubled=was_doubled)
             version = game.changed()
-            HandChange.record(hand, saver, old_summary, old_points, before, version, entry.save_key)
+            change = HandChange.record(
+                hand, saver, old_summary, old_points, before, version, entry.save_key
+            )
             round_.update_completion(table)
         self.completed_at = round_.completed_at
+        # What the round's page draws of this save can be drawn from what it holds (the round
+        # and its game, the table it decided on, the change it recorded): `round_state_saved`.
+        hand.saved_with = (table, change)
         return hand, scored
 
     def last_save(self) -> HandChange | None:

@@ -85,7 +85,7 @@ def hand_entry(request: TableRequest, game_id, number, seat_id):
         panel = _entering(round_, seat, entry, question=str(question))
         return _answer_hand(request, round_, panel)
     if saved.round.game.version != game.version:  # not a save that changed nothing (a resend)
-        publish_round(request, game.pk, number, saved.round.game.version)
+        publish_round(request, game.pk, number, saved.round.game.version, saved=saved)
     if not request.htmx:
         messages.success(request, f"{seat.player.name}'s hand saved.")
         return redirect(saved.round)
