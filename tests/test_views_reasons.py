@@ -74,6 +74,16 @@ def test_a_count_doubled_by_the_winners_pure_sequences_names_the_winner(signed_i
     assert "Maya declared four pure sequences: every other count is doubled." in page
 
 
+def test_a_count_saved_after_the_winners_pure_sequences_is_answered_doubled(signed_in, rummy):
+    # The save's own answer (the hand's line and cards, swapped in on the saving phone) draws
+    # the doubling from the round as the save left it, as every other phone is shown it.
+    maya, priya, sam = seats(rummy)
+    save(signed_in, rummy, 1, maya, ALL_PURE, outcome="went_out")
+    answer = save(signed_in, rummy, 1, priya, NO_PURE, htmx=True).content.decode()
+    assert "Doubled: Maya&#x27;s melds are all pure" in answer
+    assert reasons(round_page(signed_in, rummy), priya)[-1] == "Doubled: Maya's melds are all pure"
+
+
 def test_a_capped_count_says_so(signed_in, member, make_game):
     game = make_game(member, kind="rummy13", names=("Maya", "Priya"), max_count=80)
     maya, priya = seats(game)

@@ -93,7 +93,8 @@ def hand_entry(request: TableRequest, game_id, number, seat_id):
     # stays as it is, with the hand's new version), and the round's summary asks again. The
     # line is the one every other phone draws for the hand.
     round_ = saved.round
-    panel = HandPanel.saved(round_, seat, saved, picker=False, doubler=round_.doubler())
+    table = getattr(saved, "saved_with", (None,))[0]  # the round as the save left it, if it did
+    panel = HandPanel.saved(round_, seat, saved, picker=False, doubler=round_.doubler(table))
     context = {"game": game, "kind": game.kind_def, "round": round_, "panel": panel}
     response = render(request, "games/round.html#hand-saved", context)
     response["HX-Reswap"] = "none"
