@@ -4,8 +4,10 @@ table, a round and a game night show. Views and live updates both read them from
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass
+from functools import cache
 
-from django.db.models import Count, Exists, Max, OuterRef, Q, Subquery
+from django.db import connection
+from django.db.models import Exists, Max, OuterRef, Q, Subquery
 from django.http import Http404
 from django.shortcuts import get_object_or_404
 
@@ -223,18 +225,9 @@ def round_state_saved(hand: Hand, version: int) -> RoundState | None:
     round_ = hand.round
     if change is None or change.game_version != version:
         return None
-    later = Round.objects.filter(game_id=OuterRef("pk"), number__gt=round_.number)
-    count = (
-        HandChange.objects.filter(round_id=round_.pk)
-        .values("round_id")
-        .annotate(count=Count("pk"))
-        .values("count")
-    )
-    read = (
-        Game.objects.filter(pk=round_.game_id)
-        .values_list("version", Exists(later), Subquery(count))
-        .first()
-    )
+    with connection.cursor() as cursor:
+        cursor.execute(_saved_sql(connection.vendor), [round_.number, round_.pk, round_.game_id])
+        read = cursor.fetchone()
     if read is None or read[0] != version:
         return None
     _, is_later, changes_count = read
@@ -244,9 +237,31 @@ def round_state_saved(hand: Hand, version: int) -> RoundState | None:
         table,
         None if round_.game.finished_at else change,
         round_report(round_, table),
-        not is_later,
+        not bool(is_later),
         [(hand.seat_id, version)],
         changes_count,
+    )
+
+
+@cache
+def _saved_sql(vendor: str) -> str:
+    """`round_state_saved`'s statement, from the models' tables: the game's version, whether a
+    later round is open, how many changes the round has. Plain SQL: it runs for every save
+    (the ORM's compiling of it cost more than the query)."""
+    q = connection.ops.quote_name
+
+    def table(model):
+        return q(model._meta.db_table)
+
+    def col(model, name):
+        return q(model._meta.get_field(name).column)
+
+    return (
+        f"SELECT g.{col(Game, 'version')}, "
+        f"EXISTS (SELECT 1 FROM {table(Round)} r WHERE r.{col(Round, 'game')} = g.{col(Game, 'id')}"
+        f" AND r.{col(Round, 'number')} > %s), "
+        f"(SELECT COUNT(*) FROM {table(HandChange)} c WHERE c.{col(HandChange, 'round')} = %s) "
+        f"FROM {table(Game)} g WHERE g.{col(Game, 'id')} = %s"
     )
 
 

@@ -4,14 +4,17 @@ every kind of viewer: first saves and saves again, a member's and a guest's, a s
 another hand's points (Rummy's four pure sequences), one that scores the round as a whole (Gin),
 one that opens the next round and one that finishes the game."""
 
+from datetime import timedelta
+
 import pytest
 from django.test import Client
+from django.utils import timezone
 
 from games.engine import POINTS, WENT_OUT
-from games.live.changes import draw, forget_guest_links
+from games.live.changes import _keep, draw, drawn, forget_guest_links
 from games.live.streams import Holder
 from games.lookups import round_state, round_state_saved
-from games.models import Entry, Hand
+from games.models import Entry, Hand, LiveChange
 from tests.helpers import save, seats
 from tests.test_live_streams import HOLDER, as_guest, signed_in
 
@@ -131,3 +134,15 @@ def test_a_later_change_is_not_drawn_from_an_earlier_save(member, make_game):
     hand, version = saved_through(phone, game, 1, ann, outcome=POINTS, points="7")
     saved_through(phone, game, 1, bob, outcome=POINTS, points="8")
     assert round_state_saved(hand, version) is None
+
+
+def test_a_change_drawn_again_replaces_the_one_kept(member, make_game):
+    game = make_game(member)
+    _keep(game.pk, 7, 1, {f"member|{ZONE}": "<p>first</p>"})
+    _keep(game.pk, 7, 2, {f"member|{ZONE}": "<p>again</p>", "guest": "<p>ü</p>"})
+    _keep(game.pk, 8, 2, {})
+    assert drawn(game.pk, 7) == (2, {f"member|{ZONE}": "<p>again</p>", "guest": "<p>ü</p>"})
+    assert drawn(game.pk, 8) == (2, {})
+    assert drawn(game.pk, 9) is None
+    kept = LiveChange.objects.get(game=game, version=7)
+    assert abs(kept.made_at - timezone.now()) < timedelta(minutes=1)

@@ -18,9 +18,10 @@ import time
 import zoneinfo
 from dataclasses import dataclass
 from datetime import timedelta
+from functools import cache
 
 from django.contrib.auth.models import AnonymousUser
-from django.db import DatabaseError
+from django.db import DatabaseError, connection
 from django.template.loader import render_to_string
 from django.utils import timezone
 
@@ -89,17 +90,43 @@ def _publish(game_id: int, number: int, version: int, zone: str, saved=None) -> 
     if state.round.game.version != version:
         return
     parts = draw(state, version, zone)
-    drawing = LiveChange(game_id=game_id, version=version, round_number=number, parts=parts)
-    LiveChange.objects.bulk_create(
-        [drawing],
-        update_conflicts=True,
-        unique_fields=["game", "version"],
-        update_fields=["round_number", "parts"],
-    )
+    _keep(game_id, version, number, parts)
     if version % PRUNE_EVERY == 0:
         # Changes older than KEEP: no stream carries them (a phone that far behind asks).
         LiveChange.objects.filter(made_at__lt=timezone.now() - KEEP).delete()
     announce.change_drawn(game_id, version)
+
+
+def _keep(game_id: int, version: int, number: int, parts: dict) -> None:
+    """Keep the change drawn to `version` (one drawn again replaces it): one plain statement,
+    as the ORM's `bulk_create(update_conflicts=...)` would send it, without its compiling."""
+    fields = {name: LiveChange._meta.get_field(name) for name in ("parts", "made_at")}
+    values = [
+        game_id,
+        version,
+        number,
+        fields["parts"].get_db_prep_save(parts, connection),
+        fields["made_at"].get_db_prep_save(timezone.now(), connection),
+    ]
+    with connection.cursor() as cursor:
+        cursor.execute(_keep_sql(connection.vendor), values)
+
+
+@cache
+def _keep_sql(vendor: str) -> str:
+    q = connection.ops.quote_name
+
+    def col(name):
+        return q(LiveChange._meta.get_field(name).column)
+
+    names = ("game", "version", "round_number", "parts", "made_at")
+    columns = ", ".join(col(name) for name in names)
+    return (
+        f"INSERT INTO {q(LiveChange._meta.db_table)} ({columns}) VALUES (%s, %s, %s, %s, %s) "
+        f"ON CONFLICT ({col('game')}, {col('version')}) DO UPDATE SET "
+        f"{col('round_number')} = EXCLUDED.{col('round_number')}, "
+        f"{col('parts')} = EXCLUDED.{col('parts')}"
+    )
 
 
 def draw(state: RoundState, version: int, zone: str) -> dict[str, str]:
