@@ -203,7 +203,9 @@ class Round(models.Model):
             else:
                 old_summary, old_points, before = hand.summary, hand.points, hand.entry_state
             hand.write(state, saver)
-            round_.rescore(table, written=hand, was_doubled=was_doubled)
+            # Scored above from what the phone sent: the same when the hand stores it as sent.
+            own = scored if _scoring_input(hand.entry) == _scoring_input(entry) else None
+            round_.rescore(table, written=hand, was_doubled=was_doubled, own=own)
             version = game.changed()
             change = HandChange.record(
                 hand, saver, old_summary, old_points, before, version, entry.save_key
@@ -324,14 +326,22 @@ class Round(models.Model):
         """The round's winner changes the others' counts (Rummy's four pure sequences)."""
         return self.kind_def.doubled((hand.outcome, hand.all_pure) for hand in table.hands.values())
 
-    def rescore(self, table: RoundTable, written: Hand | None = None, was_doubled=None) -> None:
+    def rescore(
+        self,
+        table: RoundTable,
+        written: Hand | None = None,
+        was_doubled=None,
+        own: engine.Scored | None = None,
+    ) -> None:
         """Recompute the round's hands from their entries, as the whole round decides (a Rummy
         winner's four pure sequences double the others' counts), and store what changed: the
         hand just `written` always, the others only if their points moved. When the round's
-        doubling is as it was, only the written hand is scored again."""
+        doubling is as it was, only the written hand is scored again. `own`: the written
+        hand's entry as `score` scored it already, if the caller has it."""
         kind, rules = self.kind_def, self.game.engine_rules
         if written is not None:
-            own = self.score(written.entry)
+            if own is None:
+                own = self.score(written.entry)
             written.melds, written.all_pure = own.melds, own.all_pure
             doubled = self.doubled(table)
             if doubled == was_doubled and kind.scored_alone:
@@ -340,7 +350,7 @@ class Round(models.Model):
                 written.save()
                 return
         hands = table.hands_in_order()
-        scored = [self.score(hand.entry) for hand in hands]
+        scored = [own if hand is written else self.score(hand.entry) for hand in hands]
         settled = kind.settle(
             [
                 replace(
@@ -414,3 +424,8 @@ class Round(models.Model):
             sorted(seats), dealt, {seating.position for seating in playing}, points
         )
         return Round.objects.create(game=game, number=self.number + 1, dealer=seats[dealer])
+
+
+def _scoring_input(entry: Entry) -> tuple:
+    """What `Round.score` scores of an entry (its round gives the rest)."""
+    return (entry.outcome, entry.cards, entry.entered, entry.extra)
