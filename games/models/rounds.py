@@ -302,12 +302,13 @@ class Round(models.Model):
         kind = self.kind_def
         if kind.count_reasons is None:
             return None
-        if table is not None:
-            hands = table.hands_in_order()
-        else:
-            hands = Hand.objects.filter(
-                round__game_id=self.game_id, round__number=self.number, outcome=engine.WENT_OUT
-            ).select_related("seat__player")
+        if table is None:  # the round's winners, in seat order, as (outcome, pure, name)
+            return kind.doubler(
+                Hand.objects.filter(
+                    round__game_id=self.game_id, round__number=self.number, outcome=engine.WENT_OUT
+                ).values_list("outcome", "all_pure", "seat__player__name")
+            )
+        hands = table.hands_in_order()
         return kind.doubler((hand.outcome, hand.all_pure, hand.seat.player.name) for hand in hands)
 
     def could_have_won(self, seat, entry: Entry, table: RoundTable) -> bool:
