@@ -151,6 +151,14 @@ class RoundState:
     saves: list[tuple[int, int]]  # (seat, the game version its latest save or undo made)
     changes_count: int  # saves and undos, for "Changes (n)"
 
+    @classmethod
+    def of(cls, round_, table, last_save, is_last_known, saves, changes_count) -> "RoundState":
+        """The state of `round_` and its `table`: its report drawn from them, and no save to
+        take back once the game is finished."""
+        undoable = None if round_.game.finished_at else last_save
+        report = round_report(round_, table)
+        return cls(round_, table, undoable, report, is_last_known, saves, changes_count)
+
 
 def round_state(game_id: int, number: int) -> RoundState:
     """The round (404 if there is none) as its game's current version left it, in four
@@ -172,11 +180,10 @@ def round_state(game_id: int, number: int) -> RoundState:
     last_save = next((c for c in changes if not c.undo and c.undone_at is None), None)
     if last_save is not None:
         last_save.seat = seats[last_save.seat_id]
-    return RoundState(
+    return RoundState.of(
         round_,
         table,
-        None if round_.game.finished_at else last_save,
-        round_report(round_, table),
+        last_save,
         not round_.later,
         [(change.seat_id, change.game_version) for change in changes],
         of_round.count(),
@@ -232,14 +239,8 @@ def round_state_saved(hand: Hand, version: int) -> RoundState | None:
         return None
     _, is_later, changes_count = read
     change.seat = hand.seat
-    return RoundState(
-        round_,
-        table,
-        None if round_.game.finished_at else change,
-        round_report(round_, table),
-        not bool(is_later),
-        [(hand.seat_id, version)],
-        changes_count,
+    return RoundState.of(
+        round_, table, change, not bool(is_later), [(hand.seat_id, version)], changes_count
     )
 
 

@@ -389,12 +389,13 @@ def cards_from_corners(corners: list[Corner], scale=1.0, size=None) -> list[Card
         first, second = np.argsort(-labels)[:2]
         best = max(group, key=lambda c: c.score)
         sureness = min(1.0, max(c.score for c in group) / 0.6) * max(c.real for c in group)
-        if labels[first] * sureness < REPORTED_FROM:
+        confidence = float(labels[first] * sureness)
+        if confidence < REPORTED_FROM:
             continue
         cards.append(
             CardReading(
                 card=LABELS[first],
-                confidence=float(labels[first] * sureness),
+                confidence=confidence,
                 box=_in_photo(best.box, scale, size),
                 alternative=LABELS[second],
                 alternative_confidence=float(labels[second] * sureness),
