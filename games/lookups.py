@@ -11,9 +11,10 @@ from django.db.models import Exists, Max, OuterRef, Q, Subquery
 from django.http import Http404
 from django.shortcuts import get_object_or_404
 
+from . import plain
 from .access import TableRequest, games_seen, sees_game
 from .charts import line_chart
-from .models import Game, Hand, HandChange, Round, RoundTable, Seat
+from .models import Game, GameNight, Hand, HandChange, Player, Round, RoundTable, Seat
 from .panels import HandPanel
 from .reports import ShownReport, shown_report
 from .score_table import score_table
@@ -42,13 +43,43 @@ def round_for(request: TableRequest, game_id, number) -> Round:
 
 
 def seats_for(request: TableRequest, game_id, number) -> list[Seat]:
-    """The game's seats with their players and the game, if this request may see the game and
-    it has this round: one query for what entering a hand needs."""
-    seats = Seat.objects.select_related("game__night", "player").filter(game__rounds__number=number)
-    found = list(seats.filter(games_seen(request, "game"), game_id=game_id))
-    if not found:
+    """The game's seats with their players and the game (with its night), if this request may
+    see the game and it has this round: one plain statement (`_seats_sql`) for what entering
+    a hand needs, as every tap's scoring and every save ask it."""
+    seats, game = [], None
+    for row in plain.fetch_all(_seats_sql(connection.vendor), [game_id, number]):
+        seat, end = plain.instance(Seat, row)
+        if game is None:
+            game, end = plain.instance(Game, row, end)
+            night, end = plain.instance(GameNight, row, end)
+            Game.night.field.set_cached_value(game, night)
+        else:
+            end += len(Game._meta.concrete_fields) + len(GameNight._meta.concrete_fields)
+        player, _ = plain.instance(Player, row, end)
+        Seat.game.field.set_cached_value(seat, game)
+        Seat.player.field.set_cached_value(seat, player)
+        seats.append(seat)
+    if not seats or not sees_game(request, game):
         raise Http404("No such round")
-    return found
+    return seats
+
+
+@cache
+def _seats_sql(vendor: str) -> str:
+    """A game's seats in order, each with the game, its night and the seat's player, if the
+    game has the round numbered."""
+    s, g, n, p = Seat, Game, GameNight, Player
+    return (
+        f"SELECT {plain.columns(s, 's')}, {plain.columns(g, 'g')}, {plain.columns(n, 'n')}, "
+        f"{plain.columns(p, 'p')} FROM {plain.table(s)} s "
+        f"JOIN {plain.table(g)} g ON g.{plain.col(g, 'id')} = s.{plain.col(s, 'game')} "
+        f"JOIN {plain.table(n)} n ON n.{plain.col(n, 'id')} = g.{plain.col(g, 'night')} "
+        f"JOIN {plain.table(p)} p ON p.{plain.col(p, 'id')} = s.{plain.col(s, 'player')} "
+        f"WHERE s.{plain.col(s, 'game')} = %s AND EXISTS (SELECT 1 FROM {plain.table(Round)} r "
+        f"WHERE r.{plain.col(Round, 'game')} = s.{plain.col(s, 'game')} "
+        f"AND r.{plain.col(Round, 'number')} = %s) "
+        f"ORDER BY s.{plain.col(s, 'position')}, s.{plain.col(s, 'id')}"
+    )
 
 
 def game_context(game: Game) -> dict:

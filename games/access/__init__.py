@@ -16,7 +16,7 @@ these rules role by role.
 
 from dataclasses import dataclass
 from datetime import datetime
-from functools import wraps
+from functools import cache, wraps
 
 from django.conf import settings
 from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
@@ -24,6 +24,7 @@ from django.contrib.auth.decorators import login_required
 from django.contrib.auth.models import AnonymousUser, User
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied, ValidationError
+from django.db import connection
 from django.db.models import Q
 from django.http import Http404, HttpRequest
 from django.shortcuts import render
@@ -31,6 +32,7 @@ from django.utils import timezone
 from django.utils.crypto import constant_time_compare
 from django_htmx.middleware import HtmxDetails
 
+from .. import plain
 from ..models import REMOVED, Game, Group, GuestPass, Membership, Removal, Saver
 from ..time_zones import activate_time_zone
 
@@ -132,21 +134,41 @@ def guest_grant(session) -> dict | None:
 
 def _guest(session) -> tuple[Guest | None, str]:
     """The session's guest grant while its pass is still good (not expired), and the time
-    zone of the game's group."""
+    zone of the game's group: one plain statement (`_guest_sql`), as every guest's request
+    asks it."""
     grant = guest_grant(session)
-    if grant is None:
+    if grant is None or type(grant.get("game")) is not int:
         return None, ""
-    guest_pass = (
-        GuestPass.objects.select_related("game__group")
-        .filter(token=str(grant.get("token")), game_id=grant.get("game"))
-        .first()
+    found = plain.fetch_all(_guest_sql(connection.vendor), [str(grant.get("token")), grant["game"]])
+    if not found:
+        return None, ""
+    pass_id, created_at, ended_at, game_id, group_id, night_id, started, time_zone = found[0]
+    guest_pass = GuestPass(
+        pk=pass_id,
+        game_id=game_id,
+        created_at=plain.value(GuestPass, "created_at", created_at),
+        ended_at=plain.value(GuestPass, "ended_at", ended_at),
     )
-    if guest_pass is None or guest_pass.problem():
+    if guest_pass.problem():
         return None, ""
-    game = guest_pass.game
     device = str(grant.get("device", ""))
-    guest = Guest(game.pk, game.group_id, device, guest_pass.pk, game.night_id, game.created_at)
-    return guest, game.group.time_zone
+    since = plain.value(Game, "created_at", started)
+    return Guest(game_id, group_id, device, pass_id, night_id, since), time_zone
+
+
+@cache
+def _guest_sql(vendor: str) -> str:
+    p, g, gr = GuestPass, Game, Group
+    return (
+        f"SELECT p.{plain.col(p, 'id')}, p.{plain.col(p, 'created_at')}, "
+        f"p.{plain.col(p, 'ended_at')}, g.{plain.col(g, 'id')}, g.{plain.col(g, 'group')}, "
+        f"g.{plain.col(g, 'night')}, g.{plain.col(g, 'created_at')}, "
+        f"gr.{plain.col(gr, 'time_zone')} "
+        f"FROM {plain.table(p)} p JOIN {plain.table(g)} g ON g.{plain.col(g, 'id')} = "
+        f"p.{plain.col(p, 'game')} JOIN {plain.table(gr)} gr ON gr.{plain.col(gr, 'id')} = "
+        f"g.{plain.col(g, 'group')} "
+        f"WHERE p.{plain.col(p, 'token')} = %s AND p.{plain.col(p, 'game')} = %s"
+    )
 
 
 def let_guest_in(request: TableRequest, guest_pass: GuestPass, device: str) -> None:
@@ -209,18 +231,38 @@ def resolve_table(request) -> None:
 
 
 def _session_memberships(request) -> list[Membership]:
-    """The memberships of the session's login, with the login, in one query, when the session
-    holds it as `session_login` and `session_matches` let it in; else none, and Django's
-    `request.user` decides."""
+    """The memberships of the session's login, with the login, in one plain statement, when
+    the session holds it as `session_login` and `session_matches` let it in; else none, and
+    Django's `request.user` decides."""
     user_id = session_login(request.session)
     if user_id is None:
         return []
-    found = list(
-        Membership.objects.select_related("group", "user").filter(
-            user_id=user_id, user__is_active=True
-        )
+    found = []
+    user = None
+    for row in plain.fetch_all(_memberships_sql(connection.vendor), [user_id, True]):
+        membership, end = plain.instance(Membership, row)
+        group, end = plain.instance(Group, row, end)
+        if user is None:
+            user, _ = plain.instance(User, row, end)
+        Membership.group.field.set_cached_value(membership, group)
+        Membership.user.field.set_cached_value(membership, user)
+        found.append(membership)
+    return found if found and session_matches(request.session, user) else []
+
+
+@cache
+def _memberships_sql(vendor: str) -> str:
+    """A login's memberships with their groups and the login, in the memberships' order, if
+    the login is active."""
+    m = Membership
+    return (
+        f"SELECT {plain.columns(m, 'm')}, {plain.columns(Group, 'gr')}, "
+        f"{plain.columns(User, 'u')} FROM {plain.table(m)} m "
+        f"JOIN {plain.table(Group)} gr ON gr.{plain.col(Group, 'id')} = m.{plain.col(m, 'group')} "
+        f"JOIN {plain.table(User)} u ON u.{plain.col(User, 'id')} = m.{plain.col(m, 'user')} "
+        f"WHERE m.{plain.col(m, 'user')} = %s AND u.{plain.col(User, 'is_active')} = %s "
+        f"ORDER BY m.{plain.col(m, 'joined_at')}, m.{plain.col(m, 'id')}"
     )
-    return found if found and session_matches(request.session, found[0].user) else []
 
 
 def switch_group(request: TableRequest, group: Group) -> None:

@@ -2,13 +2,13 @@
 decides with what it read there, then works out what follows from the round."""
 
 from dataclasses import dataclass, replace
+from functools import cache
 
-from django.db import models, transaction
-from django.db.models import FilteredRelation, Q
+from django.db import connection, models, transaction
 from django.urls import reverse
 from django.utils import timezone
 
-from games import engine
+from games import engine, plain
 from games.engine.cards import format_cards, parse_hand
 
 from .errors import Conflict, Question, Refused
@@ -74,12 +74,7 @@ class Round(models.Model):
         where the totals before it decide who plays)."""
         game = self.game
         if seats is None:
-            seats = list(
-                game.seats.select_related("player")
-                .annotate(this_hand=FilteredRelation("hands", condition=Q(hands__round=self)))
-                .select_related("this_hand")
-            )
-            found = [hand for seat in seats if (hand := getattr(seat, "this_hand", None))]
+            seats, found = self._seats_and_hands()
         else:
             found = list(self.hands.all())
         by_pk = {seat.pk: seat for seat in seats}
@@ -93,6 +88,23 @@ class Round(models.Model):
             still = {s.key for s in self.kind_def.playing(earlier, game.engine_rules)}
             playing = [seat for seat in seats if seat.pk in still]
         return RoundTable(seats, hands, playing, earlier)
+
+    def _seats_and_hands(self) -> tuple[list, list]:
+        """The game's seats in order, with their players, and the round's hands: one plain
+        statement, as every save reads it (the ORM's compiling cost more than the query)."""
+        game = self.game
+        seat_model = Round.dealer.field.related_model
+        player_model = seat_model.player.field.related_model
+        seats, hands = [], []
+        for row in plain.fetch_all(_seats_and_hands_sql(connection.vendor), [self.pk, game.pk]):
+            seat, end = plain.instance(seat_model, row)
+            player, end = plain.instance(player_model, row, end)
+            seat_model.game.field.set_cached_value(seat, game)
+            seat_model.player.field.set_cached_value(seat, player)
+            seats.append(seat)
+            if row[end] is not None:
+                hands.append(plain.instance(Hand, row, end)[0])
+        return seats, hands
 
     def playing_seats(self) -> list:
         """The seats still in the game in this round (pool play puts players out)."""
@@ -136,12 +148,16 @@ class Round(models.Model):
     def locked(cls, game_id: int, number: int) -> "Round":
         """The round and its game, locked until the transaction ends: every save of a round
         decides with what it read under this lock (SQLite's IMMEDIATE transactions lock the
-        whole file)."""
-        return (
-            cls.objects.select_for_update()
-            .select_related("game")
-            .get(game_id=game_id, number=number)
-        )
+        whole file). One plain statement, as the ORM's `select_for_update()` with the game
+        would send it (both rows locked), without its compiling on every save."""
+        game_model = cls.game.field.related_model
+        found = plain.fetch_all(_locked_sql(connection.vendor), [game_id, number])
+        if not found:
+            raise cls.DoesNotExist("No such round")
+        round_, end = plain.instance(cls, found[0])
+        game, _ = plain.instance(game_model, found[0], end)
+        cls.game.field.set_cached_value(round_, game)
+        return round_
 
     def save_hand(
         self,
@@ -304,9 +320,9 @@ class Round(models.Model):
             return None
         if table is None:  # the round's winners, in seat order, as (outcome, pure, name)
             return kind.doubler(
-                Hand.objects.filter(
-                    round__game_id=self.game_id, round__number=self.number, outcome=engine.WENT_OUT
-                ).values_list("outcome", "all_pure", "seat__player__name")
+                plain.fetch_all(
+                    _winners_sql(connection.vendor), [self.game_id, self.number, engine.WENT_OUT]
+                )
             )
         hands = table.hands_in_order()
         return kind.doubler((hand.outcome, hand.all_pure, hand.seat.player.name) for hand in hands)
@@ -430,3 +446,47 @@ class Round(models.Model):
 def _scoring_input(entry: Entry) -> tuple:
     """What `Round.score` scores of an entry (its round gives the rest)."""
     return (entry.outcome, entry.cards, entry.entered, entry.extra)
+
+
+@cache
+def _locked_sql(vendor: str) -> str:
+    """`Round.locked`'s statement: the round with its game, both rows locked where the database
+    locks rows."""
+    r, g = Round, Round.game.field.related_model
+    lock = " FOR UPDATE" if connection.features.has_select_for_update else ""
+    return (
+        f"SELECT {plain.columns(r, 'r')}, {plain.columns(g, 'g')} FROM {plain.table(r)} r "
+        f"JOIN {plain.table(g)} g ON g.{plain.col(g, 'id')} = r.{plain.col(r, 'game')} "
+        f"WHERE r.{plain.col(r, 'game')} = %s AND r.{plain.col(r, 'number')} = %s{lock}"
+    )
+
+
+@cache
+def _winners_sql(vendor: str) -> str:
+    """The round's hands that went out, in seat order, as (outcome, pure, player's name)."""
+    h, r = Hand, Round
+    s, p = Hand.seat.field.related_model, Hand.seat.field.related_model.player.field.related_model
+    return (
+        f"SELECT h.{plain.col(h, 'outcome')}, h.{plain.col(h, 'all_pure')}, "
+        f"p.{plain.col(p, 'name')} FROM {plain.table(h)} h "
+        f"JOIN {plain.table(r)} r ON r.{plain.col(r, 'id')} = h.{plain.col(h, 'round')} "
+        f"JOIN {plain.table(s)} s ON s.{plain.col(s, 'id')} = h.{plain.col(h, 'seat')} "
+        f"JOIN {plain.table(p)} p ON p.{plain.col(p, 'id')} = s.{plain.col(s, 'player')} "
+        f"WHERE r.{plain.col(r, 'game')} = %s AND r.{plain.col(r, 'number')} = %s "
+        f"AND h.{plain.col(h, 'outcome')} = %s ORDER BY s.{plain.col(s, 'position')}"
+    )
+
+
+@cache
+def _seats_and_hands_sql(vendor: str) -> str:
+    """A game's seats in order, each with its player and its hand in the round, if any."""
+    s = Round.dealer.field.related_model
+    p, h = s.player.field.related_model, Hand
+    return (
+        f"SELECT {plain.columns(s, 's')}, {plain.columns(p, 'p')}, {plain.columns(h, 'h')} "
+        f"FROM {plain.table(s)} s "
+        f"JOIN {plain.table(p)} p ON p.{plain.col(p, 'id')} = s.{plain.col(s, 'player')} "
+        f"LEFT JOIN {plain.table(h)} h ON h.{plain.col(h, 'seat')} = s.{plain.col(s, 'id')} "
+        f"AND h.{plain.col(h, 'round')} = %s "
+        f"WHERE s.{plain.col(s, 'game')} = %s ORDER BY s.{plain.col(s, 'position')}"
+    )
