@@ -25,9 +25,10 @@ from django.db import DatabaseError, connection
 from django.template.loader import render_to_string
 from django.utils import timezone
 
+from .. import plain
 from ..access import TableAccess, TableRequest
 from ..lookups import RoundState, round_changes, round_state_at, round_state_saved
-from ..models import GuestPass, Hand, LiveChange
+from ..models import Game, GuestPass, Hand, LiveChange
 from . import announce
 from .streams import GUEST, HOLDER, MEMBER, key
 
@@ -157,11 +158,22 @@ def _guest_links(night_id: int) -> list[tuple[int]]:
     now = time.monotonic()
     read = _LINKS.get(night_id)
     if read is None or now - read[0] > LINKS_FOR:
-        links = list(GuestPass.objects.filter(game__night=night_id).values_list("pk")[:2])
+        links = plain.fetch_all(_links_sql(connection.vendor), [night_id])
         read = _LINKS[night_id] = (now, links)
         if len(_LINKS) > 1000:
             _LINKS.clear()
     return read[1]
+
+
+@cache
+def _links_sql(vendor: str) -> str:
+    """Two guest links of a night's games (whether there are any, and others than one)."""
+    p, g = GuestPass, Game
+    return (
+        f"SELECT p.{plain.col(p, 'id')} FROM {plain.table(p)} p "
+        f"JOIN {plain.table(g)} g ON g.{plain.col(g, 'id')} = p.{plain.col(p, 'game')} "
+        f"WHERE g.{plain.col(g, 'night')} = %s LIMIT 2"
+    )
 
 
 def forget_guest_links() -> None:
@@ -171,9 +183,18 @@ def forget_guest_links() -> None:
 
 def drawn(game_id: int, version: int) -> tuple[int, dict] | None:
     """The change to `version` as drawn: its round and its parts, or None (not drawn, or not
-    yet). One query (the hub's)."""
+    yet). One plain statement (the hub's, in every worker, for every change)."""
+    found = plain.fetch_all(_drawn_sql(connection.vendor), [game_id, version])
+    if not found:
+        return None
+    number, parts = found[0]
+    return number, plain.value(LiveChange, "parts", parts)
+
+
+@cache
+def _drawn_sql(vendor: str) -> str:
+    c = LiveChange
     return (
-        LiveChange.objects.filter(game_id=game_id, version=version)
-        .values_list("round_number", "parts")
-        .first()
+        f"SELECT {plain.col(c, 'round_number')}, {plain.col(c, 'parts')} FROM {plain.table(c)} "
+        f"WHERE {plain.col(c, 'game')} = %s AND {plain.col(c, 'version')} = %s"
     )
