@@ -104,6 +104,13 @@ def test_a_rounds_table_holds_the_orms_seats_players_and_hands(rummy):
     assert len(expected) == 2
     assert all(seat.game is round_.game for seat in table.seats)
     assert all(hand.seat.pk == pk and hand.round is round_ for pk, hand in table.hands.items())
+    known = round_.table(table.seats)  # the seats known: the hands read on their own
+    assert {pk: values(hand) for pk, hand in known.hands.items()} == expected
+    assert all(
+        known.hands[pk].seat is seat
+        for pk, seat in ((s.pk, s) for s in table.seats)
+        if pk in known.hands
+    )
 
 
 def test_the_rounds_winner_who_doubles_is_read_as_the_orm_reads_it(rummy):

@@ -272,7 +272,26 @@ class GameKind:
     def score(
         self, outcome: str, cards_text: str, round_number: int, rules, entered=None, extra=None
     ):
-        """Score what was entered for one hand, or say what is wrong with it."""
+        """Score what was entered for one hand, or say what is wrong with it. The same entry
+        scored again (a save scores what its phone's scoring request just scored, and asks
+        whether the cards could have won) is read back from `_scored`, as a copy."""
+        said = tuple(sorted((extra or {}).items()))
+        try:
+            found = _scored(self.slug, outcome, cards_text, round_number, rules, entered, said)
+        except TypeError:  # a value that cannot be kept (unhashable): scored afresh
+            return self.score_afresh(outcome, cards_text, round_number, rules, entered, extra)
+        return replace(
+            found,
+            cards=list(found.cards),
+            melds=[list(meld) for meld in found.melds],
+            unmelded=list(found.unmelded),
+            reasons=list(found.reasons),
+        )
+
+    def score_afresh(
+        self, outcome: str, cards_text: str, round_number: int, rules, entered=None, extra=None
+    ):
+        """`score`, worked out."""
         scored = Scored()
         try:
             scored.cards = parse_hand(cards_text or "")
@@ -492,6 +511,11 @@ class GameKind:
         elif not winners and not missing:
             problems.append(f"mark the player who {self.went_out_word}")
         return problems
+
+
+@lru_cache(maxsize=1024)
+def _scored(slug, outcome, cards_text, round_number, rules, entered, said) -> Scored:
+    return KINDS[slug].score_afresh(outcome, cards_text, round_number, rules, entered, dict(said))
 
 
 @lru_cache(maxsize=4096)

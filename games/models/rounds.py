@@ -76,7 +76,10 @@ class Round(models.Model):
         if seats is None:
             seats, found = self._seats_and_hands()
         else:
-            found = list(self.hands.all())
+            found = [
+                plain.instance(Hand, row)[0]
+                for row in plain.fetch_all(_hands_sql(connection.vendor), [self.pk])
+            ]
         by_pk = {seat.pk: seat for seat in seats}
         hands = {}
         for hand in found:
@@ -489,4 +492,13 @@ def _seats_and_hands_sql(vendor: str) -> str:
         f"LEFT JOIN {plain.table(h)} h ON h.{plain.col(h, 'seat')} = s.{plain.col(s, 'id')} "
         f"AND h.{plain.col(h, 'round')} = %s "
         f"WHERE s.{plain.col(s, 'game')} = %s ORDER BY s.{plain.col(s, 'position')}"
+    )
+
+
+@cache
+def _hands_sql(vendor: str) -> str:
+    """A round's hands."""
+    return (
+        f"SELECT {plain.columns(Hand, 'h')} FROM {plain.table(Hand)} h "
+        f"WHERE h.{plain.col(Hand, 'round')} = %s"
     )
