@@ -49,13 +49,10 @@ def seats_for(request: TableRequest, game_id, number) -> list[Seat]:
     seats, game = [], None
     for row in plain.fetch_all(_seats_sql(connection.vendor), [game_id, number]):
         seat, end = plain.instance(Seat, row)
-        if game is None:
+        player, end = plain.instance(Player, row, end)
+        if game is None:  # the same game on every row: read once
             game, end = plain.instance(Game, row, end)
-            night, end = plain.instance(GameNight, row, end)
-            Game.night.field.set_cached_value(game, night)
-        else:
-            end += len(Game._meta.concrete_fields) + len(GameNight._meta.concrete_fields)
-        player, _ = plain.instance(Player, row, end)
+            Game.night.field.set_cached_value(game, plain.instance(GameNight, row, end)[0])
         Seat.game.field.set_cached_value(seat, game)
         Seat.player.field.set_cached_value(seat, player)
         seats.append(seat)
@@ -66,12 +63,12 @@ def seats_for(request: TableRequest, game_id, number) -> list[Seat]:
 
 @cache
 def _seats_sql(vendor: str) -> str:
-    """A game's seats in order, each with the game, its night and the seat's player, if the
+    """A game's seats in order, each with the seat's player, the game and its night, if the
     game has the round numbered."""
     s, g, n, p = Seat, Game, GameNight, Player
     return (
-        f"SELECT {plain.columns(s, 's')}, {plain.columns(g, 'g')}, {plain.columns(n, 'n')}, "
-        f"{plain.columns(p, 'p')} FROM {plain.table(s)} s "
+        f"SELECT {plain.columns(s, 's')}, {plain.columns(p, 'p')}, {plain.columns(g, 'g')}, "
+        f"{plain.columns(n, 'n')} FROM {plain.table(s)} s "
         f"JOIN {plain.table(g)} g ON g.{plain.col(g, 'id')} = s.{plain.col(s, 'game')} "
         f"JOIN {plain.table(n)} n ON n.{plain.col(n, 'id')} = g.{plain.col(g, 'night')} "
         f"JOIN {plain.table(p)} p ON p.{plain.col(p, 'id')} = s.{plain.col(s, 'player')} "
@@ -263,12 +260,12 @@ def round_state_saved(hand: Hand, version: int) -> RoundState | None:
     round_ = hand.round
     if change is None or change.game_version != version:
         return None
-    with connection.cursor() as cursor:
-        cursor.execute(_saved_sql(connection.vendor), [round_.number, round_.pk, round_.game_id])
-        read = cursor.fetchone()
-    if read is None or read[0] != version:
+    found = plain.fetch_all(
+        _saved_sql(connection.vendor), [round_.number, round_.pk, round_.game_id]
+    )
+    if not found or found[0][0] != version:
         return None
-    _, is_later, changes_count = read
+    _, is_later, changes_count = found[0]
     change.seat = hand.seat
     return RoundState.of(
         round_, table, change, not bool(is_later), [(hand.seat_id, version)], changes_count
@@ -277,23 +274,16 @@ def round_state_saved(hand: Hand, version: int) -> RoundState | None:
 
 @cache
 def _saved_sql(vendor: str) -> str:
-    """`round_state_saved`'s statement, from the models' tables: the game's version, whether a
-    later round is open, how many changes the round has. Plain SQL: it runs for every save
-    (the ORM's compiling of it cost more than the query)."""
-    q = connection.ops.quote_name
-
-    def table(model):
-        return q(model._meta.db_table)
-
-    def col(model, name):
-        return q(model._meta.get_field(name).column)
-
+    """`round_state_saved`'s statement: the game's version, whether a later round is open, how
+    many changes the round has. Plain SQL: it runs for every save (the ORM's compiling of it
+    cost more than the query)."""
+    g, r, c = Game, Round, HandChange
     return (
-        f"SELECT g.{col(Game, 'version')}, "
-        f"EXISTS (SELECT 1 FROM {table(Round)} r WHERE r.{col(Round, 'game')} = g.{col(Game, 'id')}"
-        f" AND r.{col(Round, 'number')} > %s), "
-        f"(SELECT COUNT(*) FROM {table(HandChange)} c WHERE c.{col(HandChange, 'round')} = %s) "
-        f"FROM {table(Game)} g WHERE g.{col(Game, 'id')} = %s"
+        f"SELECT g.{plain.col(g, 'version')}, "
+        f"EXISTS (SELECT 1 FROM {plain.table(r)} r WHERE r.{plain.col(r, 'game')} = "
+        f"g.{plain.col(g, 'id')} AND r.{plain.col(r, 'number')} > %s), "
+        f"(SELECT COUNT(*) FROM {plain.table(c)} c WHERE c.{plain.col(c, 'round')} = %s) "
+        f"FROM {plain.table(g)} g WHERE g.{plain.col(g, 'id')} = %s"
     )
 
 

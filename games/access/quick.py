@@ -14,6 +14,7 @@ from django.db import connection
 from django.utils import timezone
 
 from ..models import GUEST_LIFE, Game, GameNight, Group, GuestPass, Membership
+from ..plain import col, table
 from ..time_zones import zone_for
 from . import GROUP_KEY, Guest, TableRequest, guest_grant, session_login, session_matches
 
@@ -89,14 +90,6 @@ def _fetch(sql: str, params: list, names: tuple) -> dict | None:
 @cache
 def _quick_sql(vendor: str, page: str, who: str) -> tuple[str, tuple]:
     """The statement of a quick look and the names of its columns, from the models' tables."""
-    q = connection.ops.quote_name
-
-    def table(model):
-        return q(model._meta.db_table)
-
-    def col(model, field):
-        return q(model._meta.get_field(field).column)
-
     member, guest_pass = Membership, GuestPass
     if who == "member":
         viewer_columns = (

@@ -13,6 +13,7 @@ from django.utils import timezone
 from django.utils.crypto import constant_time_compare
 
 from ..models import GUEST_LIFE, Game, GameNight, GuestPass, Membership
+from ..plain import col, table
 from . import TableRequest
 
 
@@ -81,14 +82,6 @@ def _marks(values) -> str:
 @cache
 def _sql(vendor: str) -> dict[str, str]:
     """The statements of `still_allowed`, from the models' tables (`<ids>` for the lists)."""
-    q = connection.ops.quote_name
-
-    def table(model):
-        return q(model._meta.db_table)
-
-    def col(model, name):
-        return q(model._meta.get_field(name).column)
-
     game = (
         f"SELECT {col(Game, 'group')}, {col(Game, 'finished_at')}, {col(Game, 'night')}, "
         f"{col(Game, 'created_at')} FROM {table(Game)} WHERE {col(Game, 'id')} = %s"

@@ -115,18 +115,14 @@ def _keep(game_id: int, version: int, number: int, parts: dict) -> None:
 
 @cache
 def _keep_sql(vendor: str) -> str:
-    q = connection.ops.quote_name
-
-    def col(name):
-        return q(LiveChange._meta.get_field(name).column)
-
+    c = LiveChange
     names = ("game", "version", "round_number", "parts", "made_at")
-    columns = ", ".join(col(name) for name in names)
+    columns = ", ".join(plain.col(c, name) for name in names)
     return (
-        f"INSERT INTO {q(LiveChange._meta.db_table)} ({columns}) VALUES (%s, %s, %s, %s, %s) "
-        f"ON CONFLICT ({col('game')}, {col('version')}) DO UPDATE SET "
-        f"{col('round_number')} = EXCLUDED.{col('round_number')}, "
-        f"{col('parts')} = EXCLUDED.{col('parts')}"
+        f"INSERT INTO {plain.table(c)} ({columns}) VALUES (%s, %s, %s, %s, %s) "
+        f"ON CONFLICT ({plain.col(c, 'game')}, {plain.col(c, 'version')}) DO UPDATE SET "
+        f"{plain.col(c, 'round_number')} = EXCLUDED.{plain.col(c, 'round_number')}, "
+        f"{plain.col(c, 'parts')} = EXCLUDED.{plain.col(c, 'parts')}"
     )
 
 

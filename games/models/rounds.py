@@ -13,6 +13,7 @@ from games.engine.cards import format_cards, parse_hand
 
 from .errors import Conflict, Question, Refused
 from .hands import NOT_ENTERED, Entry, Hand, HandChange, Saver, entry_key
+from .players import Player
 
 
 @dataclass
@@ -95,15 +96,14 @@ class Round(models.Model):
     def _seats_and_hands(self) -> tuple[list, list]:
         """The game's seats in order, with their players, and the round's hands: one plain
         statement, as every save reads it (the ORM's compiling cost more than the query)."""
+        Seat = _seat_model()
         game = self.game
-        seat_model = Round.dealer.field.related_model
-        player_model = seat_model.player.field.related_model
         seats, hands = [], []
         for row in plain.fetch_all(_seats_and_hands_sql(connection.vendor), [self.pk, game.pk]):
-            seat, end = plain.instance(seat_model, row)
-            player, end = plain.instance(player_model, row, end)
-            seat_model.game.field.set_cached_value(seat, game)
-            seat_model.player.field.set_cached_value(seat, player)
+            seat, end = plain.instance(Seat, row)
+            player, end = plain.instance(Player, row, end)
+            Seat.game.field.set_cached_value(seat, game)
+            Seat.player.field.set_cached_value(seat, player)
             seats.append(seat)
             if row[end] is not None:
                 hands.append(plain.instance(Hand, row, end)[0])
@@ -153,12 +153,12 @@ class Round(models.Model):
         decides with what it read under this lock (SQLite's IMMEDIATE transactions lock the
         whole file). One plain statement, as the ORM's `select_for_update()` with the game
         would send it (both rows locked), without its compiling on every save."""
-        game_model = cls.game.field.related_model
+        Game = Round.game.field.related_model
         found = plain.fetch_all(_locked_sql(connection.vendor), [game_id, number])
         if not found:
             raise cls.DoesNotExist("No such round")
         round_, end = plain.instance(cls, found[0])
-        game, _ = plain.instance(game_model, found[0], end)
+        game, _ = plain.instance(Game, found[0], end)
         cls.game.field.set_cached_value(round_, game)
         return round_
 
@@ -222,9 +222,7 @@ class Round(models.Model):
             else:
                 old_summary, old_points, before = hand.summary, hand.points, hand.entry_state
             hand.write(state, saver)
-            # Scored above from what the phone sent: the same when the hand stores it as sent.
-            own = scored if _scoring_input(hand.entry) == _scoring_input(entry) else None
-            round_.rescore(table, written=hand, was_doubled=was_doubled, own=own)
+            round_.rescore(table, written=hand, was_doubled=was_doubled)
             version = game.changed()
             change = HandChange.record(
                 hand, saver, old_summary, old_points, before, version, entry.save_key
@@ -346,22 +344,15 @@ class Round(models.Model):
         """The round's winner changes the others' counts (Rummy's four pure sequences)."""
         return self.kind_def.doubled((hand.outcome, hand.all_pure) for hand in table.hands.values())
 
-    def rescore(
-        self,
-        table: RoundTable,
-        written: Hand | None = None,
-        was_doubled=None,
-        own: engine.Scored | None = None,
-    ) -> None:
+    def rescore(self, table: RoundTable, written: Hand | None = None, was_doubled=None) -> None:
         """Recompute the round's hands from their entries, as the whole round decides (a Rummy
         winner's four pure sequences double the others' counts), and store what changed: the
         hand just `written` always, the others only if their points moved. When the round's
-        doubling is as it was, only the written hand is scored again. `own`: the written
-        hand's entry as `score` scored it already, if the caller has it."""
+        doubling is as it was, only the written hand is scored again (the save scored its
+        entry already, and the engine keeps that score)."""
         kind, rules = self.kind_def, self.game.engine_rules
         if written is not None:
-            if own is None:
-                own = self.score(written.entry)
+            own = self.score(written.entry)
             written.melds, written.all_pure = own.melds, own.all_pure
             doubled = self.doubled(table)
             if doubled == was_doubled and kind.scored_alone:
@@ -370,7 +361,7 @@ class Round(models.Model):
                 written.save()
                 return
         hands = table.hands_in_order()
-        scored = [own if hand is written else self.score(hand.entry) for hand in hands]
+        scored = [self.score(hand.entry) for hand in hands]
         settled = kind.settle(
             [
                 replace(
@@ -446,9 +437,9 @@ class Round(models.Model):
         return Round.objects.create(game=game, number=self.number + 1, dealer=seats[dealer])
 
 
-def _scoring_input(entry: Entry) -> tuple:
-    """What `Round.score` scores of an entry (its round gives the rest)."""
-    return (entry.outcome, entry.cards, entry.entered, entry.extra)
+def _seat_model():
+    """The seats' model (its module imports this one)."""
+    return Round.dealer.field.related_model
 
 
 @cache
@@ -467,8 +458,7 @@ def _locked_sql(vendor: str) -> str:
 @cache
 def _winners_sql(vendor: str) -> str:
     """The round's hands that went out, in seat order, as (outcome, pure, player's name)."""
-    h, r = Hand, Round
-    s, p = Hand.seat.field.related_model, Hand.seat.field.related_model.player.field.related_model
+    h, r, s, p = Hand, Round, _seat_model(), Player
     return (
         f"SELECT h.{plain.col(h, 'outcome')}, h.{plain.col(h, 'all_pure')}, "
         f"p.{plain.col(p, 'name')} FROM {plain.table(h)} h "
@@ -483,8 +473,7 @@ def _winners_sql(vendor: str) -> str:
 @cache
 def _seats_and_hands_sql(vendor: str) -> str:
     """A game's seats in order, each with its player and its hand in the round, if any."""
-    s = Round.dealer.field.related_model
-    p, h = s.player.field.related_model, Hand
+    s, p, h = _seat_model(), Player, Hand
     return (
         f"SELECT {plain.columns(s, 's')}, {plain.columns(p, 'p')}, {plain.columns(h, 'h')} "
         f"FROM {plain.table(s)} s "
