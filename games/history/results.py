@@ -12,7 +12,7 @@ from django.db.models.functions import Coalesce
 
 from games import engine
 
-from .models import Game, Hand, Player, Seat
+from ..models import Game, Hand, Player, Seat
 
 
 @dataclass

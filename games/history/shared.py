@@ -1,0 +1,98 @@
+"""A night as it is told and shared: its story and its picture, from the games a viewer may
+see (the caller chooses them: a member's whole night, a guest link's own games)."""
+
+import threading
+from collections import OrderedDict
+from dataclasses import dataclass
+
+from ..models import Player
+from . import picture
+from .story import Moment, margin, night_story
+from .tales import Tale, tales_of
+
+_PICTURES: OrderedDict[tuple, bytes] = OrderedDict()
+_LOCK = threading.Lock()
+PICTURES_KEPT = 64
+
+
+@dataclass
+class NightTold:
+    tales: list[Tale]
+    players: dict[int, Player]
+    story: list[Moment]
+
+    @property
+    def names(self) -> dict[int, str]:
+        return {pk: player.name for pk, player in self.players.items()}
+
+    @property
+    def finished(self) -> list[Tale]:
+        return [tale for tale in self.tales if tale.finished]
+
+    def headline(self) -> str:
+        """Who won, in one line: the winners of the finished games, or who leads."""
+        parts = []
+        for tale in self.tales:
+            if not tale.rounds:
+                continue
+            firsts = [picture.first_name(self.names.get(p, "?")) for p in tale.winners]
+            verb = ("won" if tale.finished else "leads") if len(firsts) == 1 else "shared"
+            if len(firsts) > 1 and not tale.finished:
+                verb = "lead"
+            by = f" by {margin(tale)}" if len(firsts) == 1 and margin(tale) else ""
+            parts.append(f"{' and '.join(firsts)} {verb} {tale.kind_def.name}{by}")
+        return "; ".join(parts) or "No rounds played yet"
+
+
+def told(games) -> NightTold:
+    """The games of a queryset told: in the order they were started, with their story."""
+    tales = sorted(tales_of(games).values(), key=lambda tale: tale.order)
+    ids = {player for tale in tales for player in tale.players}
+    players = Player.objects.in_bulk(ids)
+    names = {pk: player.name for pk, player in players.items()}
+    return NightTold(tales, players, night_story(tales, names))
+
+
+def picture_of(night, night_told: NightTold, theme: str) -> bytes:
+    """The night's picture, kept per process for what it shows (games, versions, names)."""
+    key = (
+        night.pk,
+        night.date,
+        theme,
+        tuple((tale.game_id, len(tale.rounds), tuple(tale.places)) for tale in night_told.tales),
+        tuple(sorted(night_told.names.items())),
+        tuple(moment.text for moment in night_told.story),
+    )
+    with _LOCK:
+        found = _PICTURES.get(key)
+        if found is not None:
+            _PICTURES.move_to_end(key)
+            return found
+    names = {pk: picture.first_name(name) for pk, name in night_told.names.items()}
+    games = [
+        picture.GameShown(
+            tale.kind_def.name,
+            tuple(
+                picture.Standing(place, names.get(p, "?"), points, night_told.players[p].colour)
+                for place, p, points in tale.places
+            ),
+            bool(tale.finished),
+        )
+        for tale in night_told.tales
+        if tale.rounds
+    ]
+    # The picture's story lines name players by their first names too.
+    short = night_story(night_told.tales, names)
+    lines = [m.text for m in short if m.topic in ("best", "comeback", "decider")][:3]
+    title = f"Game night · {night.date:%A %-d %B %Y}"
+    png = picture.draw_night(title, night_told.headline(), games, lines, theme)
+    with _LOCK:
+        _PICTURES[key] = png
+        while len(_PICTURES) > PICTURES_KEPT:
+            _PICTURES.popitem(last=False)
+    return png
+
+
+def forget() -> None:
+    with _LOCK:
+        _PICTURES.clear()

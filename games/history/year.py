@@ -1,0 +1,62 @@
+"""A group's year in review: nights, games, hours at the table, the most played game, each
+player's wins and the records set that year, read from the kept tales."""
+
+from collections import Counter
+from dataclasses import dataclass, field
+from datetime import timedelta
+
+from games import engine
+
+from .kept import Kept
+from .records import RecordSet
+
+LONGEST_NIGHT = timedelta(hours=12)  # a night's span past this is a game left open, not play
+
+
+@dataclass
+class YearInReview:
+    year: int
+    nights: int = 0
+    games: int = 0
+    finished: int = 0
+    hours: float = 0.0
+    most_played: list = field(default_factory=list)  # (GameKind, games), most first
+    wins: list = field(default_factory=list)  # (player id, wins, played), most wins first
+    records: list[RecordSet] = field(default_factory=list)
+
+
+def years(kept: Kept) -> list[int]:
+    """The years the group played in, latest first."""
+    return sorted({tale.date.year for tale in kept.in_order}, reverse=True)
+
+
+def review(kept: Kept, year: int) -> YearInReview:
+    found = YearInReview(year)
+    tales = [tale for tale in kept.in_order if tale.date.year == year]
+    nights: dict[int, list] = {}
+    kinds: Counter = Counter()
+    wins: Counter = Counter()
+    played: Counter = Counter()
+    for tale in tales:
+        nights.setdefault(tale.night_id, []).append(tale)
+        kinds[tale.kind] += 1
+        if tale.finished:
+            found.finished += 1
+            for player in tale.players:
+                played[player] += 1
+            for player in tale.winners:
+                wins[player] += 1
+    found.nights, found.games = len(nights), len(tales)
+    spans = timedelta()
+    for night in nights.values():
+        start = min(tale.started for tale in night)
+        end = max(tale.finished or tale.started for tale in night)
+        spans += min(max(end - start, timedelta()), LONGEST_NIGHT)
+    found.hours = round(spans.total_seconds() / 3600, 1)
+    found.most_played = [(engine.KINDS[slug], n) for slug, n in kinds.most_common()]
+    found.wins = sorted(
+        ((player, wins[player], n) for player, n in played.items()),
+        key=lambda row: (-row[1], -row[2], row[0]),
+    )
+    found.records = [record for record in kept.records_set if record.tale.date.year == year]
+    return found
