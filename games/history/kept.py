@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from functools import cached_property
 
 from ..models import Game
-from . import records, ratings
+from . import ratings, records
 from .tales import Tale, tales_of
 
 _KEPT: OrderedDict[int, "Kept"] = OrderedDict()

@@ -106,12 +106,18 @@ def records_set(tales: list[Tale]) -> list[RecordSet]:
                 offer(RecordSet(kind, STREAK, player, run, (run,), tale, last))
         back = comeback(tale)
         if back is not None:
-            offer(RecordSet(kind, COMEBACK, back.player, back.behind, (back.behind,), tale,
-                            back.round))  # fmt: skip
+            offer(
+                RecordSet(
+                    kind, COMEBACK, back.player, back.behind, (back.behind,), tale, back.round
+                )
+            )
         feat = best_hand(tale)
         if feat is not None:
-            offer(RecordSet(kind, BEST_HAND, feat.player, feat.points, feat.key, tale,
-                            feat.round, feat))  # fmt: skip
+            offer(
+                RecordSet(
+                    kind, BEST_HAND, feat.player, feat.points, feat.key, tale, feat.round, feat
+                )
+            )
     return found
 
 

@@ -108,8 +108,14 @@ def _feat(tale, kind, facts, hand) -> Feat | None:
             return None
         loser = next((h.player for h in facts.hands if h.player != hand.player), None)
         rank = GREAT_GIN.get(facts.result, 0)
-        return Feat((rank, hand.points, -number), hand.player, number, hand.points,
-                    facts.result, against=loser)  # fmt: skip
+        return Feat(
+            (rank, hand.points, -number),
+            hand.player,
+            number,
+            hand.points,
+            facts.result,
+            against=loser,
+        )
     if hand.outcome != engine.WENT_OUT:
         return None
     if kind.final_count is not None:  # the others' counts follow the winner's hand
@@ -176,7 +182,8 @@ def penalty_words(tale: Tale, facts: RoundFacts, hand, names: dict) -> str:
     if kind.settle_round is not None:
         winner = next(h for h in facts.hands if h.player != hand.player)
         label = kind.result_label(facts.result) or kind.went_out_label
-        return f"{who} gave {names.get(winner.player, '?')} {_points(winner.points)} in {where} ({label})"
+        given = f"{names.get(winner.player, '?')} {_points(winner.points)}"
+        return f"{who} gave {given} in {where} ({label})"
     reasons = "; ".join(why(tale, facts, hand, names))
     return f"{who}'s {_points(hand.points)} in {where}: {reasons}"
 
@@ -193,23 +200,39 @@ def game_story(tale: Tale, names: dict) -> list[Moment]:
     if tale.finished:
         top = next(points for place, _, points in tale.places if place == 1)
         if len(firsts) > 1:
-            lines.append(line("winner", f"{joined(firsts)} shared the win in {kind.name} on "
-                                        f"{_points(top)}", last))  # fmt: skip
+            lines.append(
+                line(
+                    "winner",
+                    f"{joined(firsts)} shared the win in {kind.name} on {_points(top)}",
+                    last,
+                )
+            )
         else:
-            lines.append(line("winner", f"{firsts[0]} won {kind.name} by {_points(margin(tale))}"
-                                        f" ({_points(top)})", last))  # fmt: skip
+            lines.append(
+                line(
+                    "winner",
+                    f"{firsts[0]} won {kind.name} by {_points(margin(tale))} ({_points(top)})",
+                    last,
+                )
+            )
     else:
         verb = "lead" if len(firsts) > 1 else "leads"
-        lines.append(line("winner", f"{joined(firsts)} {verb} {kind.name} by "
-                                    f"{_points(margin(tale))} after {kind.round_word} {last}",
-                          last))  # fmt: skip
+        lines.append(
+            line(
+                "winner",
+                f"{joined(firsts)} {verb} {kind.name} by "
+                f"{_points(margin(tale))} after {kind.round_word} {last}",
+                last,
+            )
+        )
     deciding = deciding_round(tale)
     if deciding is not None and tale.finished and len(tale.rounds) > 1:
         if deciding is tale.rounds[0]:
             text = f"{joined(firsts)} led from {kind.round_word} {deciding.number} to the end"
         else:
             took = "drew level for the last time" if len(firsts) > 1 else "took the lead for good"
-            text = f"{kind.round_word.capitalize()} {deciding.number} decided it: {joined(firsts)} {took}"
+            where = f"{kind.round_word.capitalize()} {deciding.number}"
+            text = f"{where} decided it: {joined(firsts)} {took}"
         lines.append(line("decider", text, deciding.number))
     feat = best_hand(tale)
     if feat is not None:
