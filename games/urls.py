@@ -2,7 +2,7 @@ from django.contrib.auth import views as auth_views
 from django.urls import path, register_converter, reverse_lazy
 
 from .forms import ChangePasswordForm
-from .views import accounts, games, groups, guests, history, live, pwa, rounds
+from .views import accounts, games, groups, guests, history, live, looking_back, pwa, rounds
 
 
 class IdConverter:
@@ -83,13 +83,23 @@ urlpatterns = [
     path("games/<id:game_id>/guests/", guests.new_guest_pass, name="new_guest_pass"),
     path("games/<id:game_id>/guests/<id:pass_id>/", guests.guest_pass, name="guest_pass"),
     path("games/<id:game_id>/guest/<token:token>/", guests.guest_join, name="guest_join"),
+    path(
+        "games/<id:game_id>/guest/<token:token>/picture.png",
+        looking_back.guest_picture,
+        name="guest_picture",
+    ),
     path("nights/", history.nights_page, name="nights"),
     path("nights/<id:night_id>/", history.night, name="night"),
     path("nights/<id:night_id>/live/", live.night_live, name="night_live"),
+    path("nights/<id:night_id>/share/", looking_back.night_share, name="night_share"),
+    path("nights/<id:night_id>/picture.png", looking_back.night_picture, name="night_picture"),
     path("nights/<id:night_id>/stream/", live.night_stream, name="night_stream"),
     path("nights/<id:night_id>/export.<str:file_format>", history.export_data, name="export_night"),
     path("players/<id:player_id>/", history.player_page, name="player"),
     path("group/", groups.leaderboard_page, name="leaderboard"),
+    path("group/records/", looking_back.records_page, name="records"),
+    path("group/year/", looking_back.year_page, name="year_latest"),
+    path("group/year/<number:year>/", looking_back.year_page, name="year"),
     path("group/time-zone/", groups.group_time_zone, name="group_time_zone"),
     path("group/export.<str:file_format>", history.export_data, name="export_group"),
     path("group/import/", history.import_data, name="import"),

@@ -43,6 +43,18 @@ class NightTold:
             parts.append(f"{' and '.join(firsts)} {verb} {tale.kind_def.name}{by}")
         return "; ".join(parts) or "No rounds played yet"
 
+    def described(self) -> str:
+        """What the picture shows, in words (its alternative text and preview description):
+        the headline, then each game's standings by first name."""
+        names = {pk: picture.first_name(name) for pk, name in self.names.items()}
+        games = [
+            f"{tale.kind_def.name}: "
+            + ", ".join(f"{place}. {names.get(who, '?')} {pts}" for place, who, pts in tale.places)
+            for tale in self.tales
+            if tale.rounds
+        ]
+        return ". ".join([self.headline(), *games]) + "."
+
 
 def told(games) -> NightTold:
     """The games of a queryset told: in the order they were started, with their story."""

@@ -8,7 +8,7 @@ from datetime import timedelta
 from games import engine
 
 from .kept import Kept
-from .records import RecordSet
+from .records import ORDER, RecordSet
 
 LONGEST_NIGHT = timedelta(hours=12)  # a night's span past this is a game left open, not play
 
@@ -58,5 +58,10 @@ def review(kept: Kept, year: int) -> YearInReview:
         ((player, wins[player], n) for player, n in played.items()),
         key=lambda row: (-row[1], -row[2], row[0]),
     )
-    found.records = [record for record in kept.records_set if record.tale.date.year == year]
+    # The last record of each kind set that year (one beaten again the same year is not listed).
+    last = {}
+    for record in kept.records_set:
+        if record.tale.date.year == year:
+            last[(record.kind, record.what)] = record
+    found.records = sorted(last.values(), key=lambda r: (r.kind, ORDER.index(r.what)))
     return found

@@ -8,6 +8,7 @@ from ..access import TableRequest, let_guest_in, member_required, removed_since
 from ..forms import DeviceForm
 from ..models import Game, GuestPass
 from ..qr import qr_svg
+from .looking_back import guest_preview
 
 
 @member_required
@@ -67,4 +68,5 @@ def guest_join(request: TableRequest, game_id, token):
     game = guest_pass.game
     players = [seat.player.name for seat in game.seats.select_related("player")]
     context = {"form": form, "game": game, "kind": game.kind_def, "players": players}
+    context["preview"] = guest_preview(request, guest_pass)
     return render(request, "games/guest_join.html", context, status=422 if form.errors else 200)

@@ -8,6 +8,7 @@ from django.core.paginator import Paginator
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.defaultfilters import pluralize
+from django.urls import reverse
 from django.views.decorators.http import require_http_methods, require_safe
 
 from games import engine
@@ -17,9 +18,11 @@ from ..charts import line_chart
 from ..etags import night_etag
 from ..forms import ImportForm, NightForm, NightSearch
 from ..history import game_results, player_record
+from ..history.shared import told
 from ..lookups import night_games
 from ..models import Game, GameNight, Player
 from ..transfer import ImportProblem, export_csv, export_json, import_json
+from .looking_back import preview
 
 
 @member_required
@@ -34,7 +37,10 @@ def night(request: TableRequest, night_id):
         return redirect(night)
     games = night_games(night)
     etag = night_etag(request, night, len(games), sum(item["game"].version for item in games))
+    night_told = told(night.games.all())
+    picture = preview(request, night, night_told, reverse("night_picture", args=[night.pk]))
     context = {"night": night, "form": form, "games": games, "live_etag": etag}
+    context |= {"story": night_told.story, "preview": picture if night_told.story else None}
     return render(request, "games/night.html", context)
 
 
@@ -61,6 +67,8 @@ def nights_page(request: TableRequest):
     query = request.GET.copy()
     query.pop("page", None)
     context = {"form": form, "page": page, "rows": rows, "query": query.urlencode()}
+    years = GameNight.objects.filter(group=request.group).dates("date", "year", order="DESC")
+    context["years"] = [day.year for day in years]
     return render(request, "games/nights.html", context)
 
 

@@ -25,6 +25,7 @@ from ..access import (
 )
 from ..access.quick import quick_look
 from ..etags import game_etag, live_etag, night_etag, round_etag
+from ..history.shared import told
 from ..live.hub import game_token, night_token
 from ..live.streams import open_stream
 from ..lookups import (
@@ -137,7 +138,11 @@ def _night_live(request: TableRequest, night_id):
     etag = night_etag(request, night, night.games_count, night.versions or 0)
 
     def changed():
-        context = {"night": night, "games": night_games(night)}
+        context = {
+            "night": night,
+            "games": night_games(night),
+            "story": told(night.games.all()).story,
+        }
         return render(request, "games/live/night.html", context)
 
     return _answer(request, etag, changed)

@@ -1,0 +1,139 @@
+"""Looking back further: a night's picture to share (for members, and as a guest link's
+preview), the group's records, and its year in review."""
+
+from datetime import date
+
+from django.http import Http404, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_safe
+
+from games import engine
+
+from ..access import TableRequest, member_required
+from ..history import year as years
+from ..history.kept import kept
+from ..history.shared import picture_of, told
+from ..models import GameNight, GuestPass, Player
+
+THEMES = ("light", "dark")
+
+
+def _theme(request) -> str:
+    theme = request.GET.get("theme", "light")
+    return theme if theme in THEMES else "light"
+
+
+def _png(content: bytes, name: str) -> HttpResponse:
+    response = HttpResponse(content, content_type="image/png")
+    response["Content-Disposition"] = f'inline; filename="{name}"'
+    response["Cache-Control"] = "private, max-age=60"
+    return response
+
+
+def _night_of(request: TableRequest, night_id) -> GameNight:
+    return get_object_or_404(GameNight, pk=night_id, group=request.group)
+
+
+@member_required
+@require_safe
+def night_picture(request: TableRequest, night_id):
+    """The night's picture (PNG), for the group's members."""
+    night = _night_of(request, night_id)
+    theme = _theme(request)
+    png = picture_of(night, told(night.games.all()), theme)
+    return _png(png, f"game-night-{night.date.isoformat()}-{theme}.png")
+
+
+@member_required
+@require_safe
+def night_share(request: TableRequest, night_id):
+    """The page that shares the night's picture through the phone's share sheet."""
+    night = _night_of(request, night_id)
+    night_told = told(night.games.all())
+    url = reverse("night_picture", args=[night.pk])
+    context = {
+        "night": night,
+        "told": night_told,
+        "picture_url": url,
+        "preview": preview(request, night, night_told, url),
+        "file_name": f"game-night-{night.date.isoformat()}.png",
+    }
+    return render(request, "games/share_night.html", context)
+
+
+@require_safe
+def guest_picture(request: TableRequest, game_id, token):
+    """A guest link's preview picture: the games the link lets its guest into, while it is
+    good. Nothing of the night's other games, and nothing at all once it has ended."""
+    guest_pass = get_object_or_404(
+        GuestPass.objects.select_related("game__night"), game_id=game_id, token=token
+    )
+    if guest_pass.problem():
+        raise Http404("This guest link has ended")
+    night = guest_pass.game.night
+    png = picture_of(night, told(guest_pass.night_games()), _theme(request))
+    return _png(png, f"game-night-{night.date.isoformat()}.png")
+
+
+def preview(request, night, night_told, url: str) -> dict:
+    """A link's preview (Open Graph) of the night's picture at `url`."""
+    return {
+        "title": f"Game night {night.date:%-d %B %Y}",
+        "description": night_told.described(),
+        "url": request.build_absolute_uri(url),
+    }
+
+
+def guest_preview(request, guest_pass: GuestPass) -> dict:
+    """A guest link's preview: the picture of the games the link lets its guest into."""
+    url = reverse("guest_picture", args=[guest_pass.game_id, guest_pass.token])
+    return preview(request, guest_pass.game.night, told(guest_pass.night_games()), url)
+
+
+@member_required
+@require_safe
+def records_page(request: TableRequest):
+    found = kept(request.group.pk)
+    names = dict(Player.objects.filter(group=request.group).values_list("pk", "name"))
+    kinds = [
+        {
+            "kind": engine.KINDS[slug],
+            "records": [
+                {"record": record, "words": record.words(names), "url": _round_url(record)}
+                for record in rows
+            ],
+        }
+        for slug, rows in found.records.items()
+    ]
+    context = {"kinds": kinds, "years": years.years(found)}
+    return render(request, "games/records.html", context)
+
+
+def _round_url(record) -> str:
+    if record.round is None:
+        return reverse("game", args=[record.tale.game_id])
+    return reverse("round", args=[record.tale.game_id, record.round])
+
+
+@member_required
+@require_safe
+def year_page(request: TableRequest, year=None):
+    found = kept(request.group.pk)
+    played = years.years(found)
+    if year is None:
+        return redirect("year", played[0] if played else date.today().year)
+    if not 1 <= year <= 9999:
+        raise Http404("No such year")
+    review = years.review(found, year)
+    players = Player.objects.filter(group=request.group).in_bulk()
+    names = {pk: player.name for pk, player in players.items()}
+    context = {
+        "review": review,
+        "years": played,
+        "wins": [(players[p], won, n) for p, won, n in review.wins if p in players],
+        "records": [
+            {"record": r, "words": r.words(names), "url": _round_url(r)} for r in review.records
+        ],
+    }
+    return render(request, "games/year.html", context)
