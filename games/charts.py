@@ -28,6 +28,8 @@ def line_chart(series, labels, title: str) -> dict:
     """Geometry for a chart of `series` [(name, colour, [value or None, …])] over `labels`."""
     values = [v for _, _, vs in series for v in vs if v is not None]
     top = _nice_ceiling(max(values, default=0))
+    low = min(values, default=0)
+    bottom = -_nice_ceiling(-low) if low < 0 else 0  # below zero only where a value is (ratings)
     count = len(labels)
     plot_w, plot_h = WIDTH - LEFT - RIGHT, HEIGHT - TOP - BOTTOM
     inset = 8  # the first point clear of the axis and its labels
@@ -38,6 +40,8 @@ def line_chart(series, labels, title: str) -> dict:
         return round(LEFT + inset + (plot_w - inset) * i / (count - 1), 1)
 
     def y(v):
+        if bottom:
+            return round(TOP + plot_h * (top - v) / (top - bottom), 1)
         return round(TOP + plot_h * (1 - v / top), 1) if top else TOP + plot_h
 
     lines = []
@@ -52,7 +56,9 @@ def line_chart(series, labels, title: str) -> dict:
         "width": WIDTH,
         "height": HEIGHT,
         "lines": lines,
-        "grid": [{"y": y(v), "label": v} for v in (0, top // 2, top)],
+        "grid": [
+            {"y": y(v), "label": v} for v in ((bottom, 0, top) if bottom else (0, top // 2, top))
+        ],
         "ticks": [{"x": x(i), "label": label} for i, label in enumerate(labels) if i % every == 0],
         "left": LEFT,
         "right": WIDTH - RIGHT,

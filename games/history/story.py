@@ -87,14 +87,16 @@ def comeback(tale: Tale) -> Comeback | None:
     return found
 
 
-def best_hand(tale: Tale) -> Feat | None:
+def best_hand(tale: Tale, player: int | None = None) -> Feat | None:
     """The game's best hand: a declaration with all pure melds (Rummy: the one doubling the
     most), going out with the most cards melded (Three Thirteen, Five Crowns), Gin's Big Gin,
-    gin or undercut worth the most."""
+    gin or undercut worth the most. Only `player`'s hands, if given."""
     kind = tale.kind_def
     best = None
     for facts in tale.rounds:
         for hand in facts.hands:
+            if player is not None and hand.player != player:
+                continue
             feat = _feat(tale, kind, facts, hand)
             if feat is not None and (best is None or feat.key > best.key):
                 best = feat
@@ -143,13 +145,16 @@ def feat_words(tale: Tale, feat: Feat, names: dict) -> str:
     )
 
 
-def biggest_penalty(tale: Tale):
+def biggest_penalty(tale: Tale, player: int | None = None):
     """(round facts, hand) of the most points one hand cost its player; for games where the
-    round's winner scores (Gin), the hand that gave most away. None if nothing cost points."""
+    round's winner scores (Gin), the hand that gave most away. None if nothing cost points.
+    Only `player`'s hands, if given."""
     kind = tale.kind_def
     found, most = None, 0
     for facts in tale.rounds:
         for hand in facts.hands:
+            if player is not None and hand.player != player:
+                continue
             if kind.settle_round is not None:
                 cost = max((h.points for h in facts.hands if h.player != hand.player), default=0)
             else:

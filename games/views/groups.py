@@ -13,6 +13,7 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 from ..access import TableRequest, member_required, owner_required, removed_since, switch_group
 from ..forms import GroupNameForm, InvitationForm, LeaderboardFilter, PlayerForm, TimeZoneForm
 from ..history import leaderboard
+from ..history.ratings import rating_tables
 from ..live import announce as live
 from ..models import Invitation, Membership, Player, Refused, Removal
 from ..qr import qr_svg
@@ -49,6 +50,8 @@ def _leaderboard(request: TableRequest, zone_form=None):
         initial={"time_zone": request.group.time_zone}, phone_zone=phone_zone(request)
     )
     context = {"form": form, "rows": rows, "zone_form": zone_form}
+    chosen = form.cleaned_data.get("kind") if form.is_bound and form.is_valid() else None
+    context["ratings"] = rating_tables(request.group, chosen or None)
     status = 422 if zone_form.errors else 200
     return render(request, "games/leaderboard.html", context, status=status)
 

@@ -18,6 +18,8 @@ from ..charts import line_chart
 from ..etags import night_etag
 from ..forms import ImportForm, NightForm, NightSearch
 from ..history import game_results, player_record
+from ..history.kept import kept
+from ..history.players import player_kinds
 from ..history.shared import told
 from ..lookups import night_games
 from ..models import Game, GameNight, Player
@@ -77,6 +79,8 @@ def nights_page(request: TableRequest):
 def player_page(request: TableRequest, player_id):
     player = get_object_or_404(Player, pk=player_id, group=request.group)
     record = player_record(player)
+    names = dict(Player.objects.filter(group=request.group).values_list("pk", "name"))
+    looks = player_kinds(kept(request.group.pk), player, names)
     kinds = []
     for kind in engine.KINDS.values():
         results = [r for r in record.results if r.game.kind == kind.slug]
@@ -86,7 +90,7 @@ def player_page(request: TableRequest, player_id):
             labels = [r.game.night.date.strftime("%d %b") for r in results]
             title = f"{player.name}'s totals in {kind.name}, game by game"
             chart = line_chart([(kind.name, player.colour, values)], labels, title)
-        kinds.append(record.of_kind(kind, chart))
+        kinds.append(record.of_kind(kind, chart) | {"look": looks.get(kind.slug)})
     context = {"player": player, "record": record, "kinds": kinds}
     return render(request, "games/player.html", context)
 
