@@ -93,6 +93,12 @@ def site_urls(game: Game) -> dict[str, str]:
         "new_guest_pass": f"/games/{game.pk}/guests/",
         "guest_pass": f"/games/{game.pk}/guests/{guest_pass.pk}/",
         "guest_join": f"/games/{game.pk}/guest/{guest_pass.token}/",
+        "guest_picture": f"/games/{game.pk}/guest/{guest_pass.token}/picture.png",
+        "night_share": f"/nights/{game.night_id}/share/",
+        "night_picture": f"/nights/{game.night_id}/picture.png",
+        "records": "/group/records/",
+        "year_latest": "/group/year/",
+        "year": f"/group/year/{game.night.date.year}/",
     }
 
 

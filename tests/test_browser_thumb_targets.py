@@ -39,6 +39,8 @@ NOT_PAGES = {
     "group_time_zone",
     "export_night",
     "export_group",
+    "night_picture",
+    "guest_picture",
     "manifest",
     "service_worker",
     "game_live",

@@ -16,7 +16,7 @@ pytestmark = pytest.mark.django_db
 # Who may reach each named URL. A new URL fails test_every_url_is_in_the_access_table until
 # it is placed here, so no view can be forgotten.
 PUBLIC = {"home", "signup", "login", "logout", "manifest", "service_worker", "offline"}
-BY_LINK = {"invitation", "guest_join"}  # holding the secret token is the permission
+BY_LINK = {"invitation", "guest_join", "guest_picture"}  # holding the secret token is the permission
 GUEST_OK = {
     "game",
     "round",
@@ -54,6 +54,11 @@ MEMBERS_ONLY = {
     "night_live",
     "night_stream",
     "group_time_zone",
+    "night_share",
+    "night_picture",
+    "records",
+    "year_latest",
+    "year",
 }
 # Pages of "the current group" with no id in their URL: a member of another group reaches them
 # and sees (or changes) their own group there, never this one.
@@ -70,6 +75,9 @@ OWN_GROUP = {
     "leave_group",
     "new_invitation",
     "group_time_zone",
+    "records",
+    "year_latest",
+    "year",
 }
 SECRETS = ("Secret Sam", "Hidden Hal", "Ann&#x27;s crew")
 ATTEMPT = {

@@ -10,7 +10,7 @@ from django.views.decorators.http import require_safe
 
 from games import engine
 
-from ..access import TableRequest, member_required
+from ..access import TableRequest, member_required, removed_since
 from ..history import year as years
 from ..history.kept import kept
 from ..history.shared import picture_of, told
@@ -69,7 +69,8 @@ def guest_picture(request: TableRequest, game_id, token):
     guest_pass = get_object_or_404(
         GuestPass.objects.select_related("game__night"), game_id=game_id, token=token
     )
-    if guest_pass.problem():
+    removed = removed_since(request.user, guest_pass.game.group_id, guest_pass.created_at)
+    if guest_pass.problem() or removed:
         raise Http404("This guest link has ended")
     night = guest_pass.game.night
     png = picture_of(night, told(guest_pass.night_games()), _theme(request))
