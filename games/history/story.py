@@ -178,7 +178,7 @@ def why(tale: Tale, facts: RoundFacts, hand, names: dict) -> list[str]:
         (h.outcome, h.all_pure, names.get(h.player, "?")) for h in facts.hands if h is not hand
     )
     after = kind.hand_reasons(hand.outcome, count or 0, doubler, rules) if count else []
-    return list(reasons) + after or [f"{kind.cards_label}: every card counts"]
+    return list(reasons) + after or ["cards left unmelded"]
 
 
 def penalty_words(tale: Tale, facts: RoundFacts, hand, names: dict) -> str:
@@ -205,21 +205,13 @@ def game_story(tale: Tale, names: dict) -> list[Moment]:
     if tale.finished:
         top = next(points for place, _, points in tale.places if place == 1)
         if len(firsts) > 1:
-            lines.append(
-                line(
-                    "winner",
-                    f"{joined(firsts)} shared the win in {kind.name} on {_points(top)}",
-                    last,
-                )
-            )
+            text = f"{joined(firsts)} shared the win in {kind.name} with {_points(top)}"
         else:
-            lines.append(
-                line(
-                    "winner",
-                    f"{firsts[0]} won {kind.name} by {_points(margin(tale))} ({_points(top)})",
-                    last,
-                )
-            )
+            seconds = [names.get(p, "?") for place, p, _ in tale.places if place == 2]
+            text = f"{firsts[0]} won {kind.name} with {_points(top)}"
+            if seconds:
+                text += f", {margin(tale)} ahead of {joined(seconds)}"
+        lines.append(line("winner", text, last))
     else:
         verb = "lead" if len(firsts) > 1 else "leads"
         lines.append(
