@@ -98,10 +98,14 @@ def fresh_shared_states():
     last test's: the rounds shared by version (`lookups.round_state_at`) and the guest links
     read for drawing a change (`live.changes`) start anew with it."""
     from games import lookups
+    from games.history import kept as history_kept
+    from games.history import shared as history_shared
     from games.live import changes
 
     lookups.forget_shared_states()
     changes.forget_guest_links()
+    history_kept.forget()  # the look-back kept per group, and the pictures drawn
+    history_shared.forget()
     yield
 
 

@@ -16,7 +16,11 @@ pytestmark = pytest.mark.django_db
 # Who may reach each named URL. A new URL fails test_every_url_is_in_the_access_table until
 # it is placed here, so no view can be forgotten.
 PUBLIC = {"home", "signup", "login", "logout", "manifest", "service_worker", "offline"}
-BY_LINK = {"invitation", "guest_join", "guest_picture"}  # holding the secret token is the permission
+BY_LINK = {
+    "invitation",
+    "guest_join",
+    "guest_picture",
+}  # holding the secret token is the permission
 GUEST_OK = {
     "game",
     "round",

@@ -1,0 +1,164 @@
+"""The look-back's pages: the night's story, the picture to share and its previews, records,
+ratings, the year in review; who may see each, and a corrected round changing them at once."""
+
+import io
+
+import pytest
+from django.test import Client
+from PIL import Image
+
+from games.models import Entry, GuestPass, Membership, Removal
+from tests.helpers import without_tokens
+
+pytestmark = pytest.mark.django_db
+
+# Three Thirteen, round 1 (3s wild) and round 2 (4s wild): Ann goes out both times.
+ROUND_1 = {"Ann": Entry("went_out", "5H 6H 7H"), "Bob": Entry("cards", "KS QD 2C")}
+ROUND_2 = {"Ann": Entry("went_out", "5H 6H 7H 8H"), "Bob": Entry("cards", "AS 2D 5C 5D")}
+
+
+def play(game, *rounds, finish=True):
+    seats = {seat.player.name: seat for seat in game.seats.select_related("player")}
+    for number, entries in enumerate(rounds, start=1):
+        round_ = game.rounds.get(number=number)
+        for name, entry in entries.items():
+            round_.save_hand(seats[name], entry)
+    if finish:
+        game.refresh_from_db()
+        game.finish()
+    return game
+
+
+@pytest.fixture
+def night_game(member, make_game):
+    return play(make_game(member, names=("Ann", "Bob")), ROUND_1, ROUND_2)
+
+
+def test_a_finished_nights_page_tells_its_story_with_links_to_the_rounds(signed_in, night_game):
+    page = signed_in.get(f"/nights/{night_game.night_id}/").content.decode()
+    assert "The night's story" in page
+    assert "Ann won Three Thirteen with 0 points" in page
+    assert "Best hand: Ann went out in round 2 with all 4 cards melded (4s wild)." in page
+    assert f'href="/games/{night_game.pk}/rounds/2/">Best hand' in page
+    assert f'href="/nights/{night_game.night_id}/share/"' in page
+    assert f'property="og:image" content="http://testserver/nights/{night_game.night_id}/' in page
+
+
+def test_the_story_grows_while_the_game_is_played(signed_in, member, make_game):
+    game = play(make_game(member, names=("Ann", "Bob")), ROUND_1, finish=False)
+    live = signed_in.get(f"/nights/{game.night_id}/live/").content.decode()
+    assert "Ann leads Three Thirteen by 22 points after round 1." in live
+
+
+def test_the_share_picture_is_a_png_in_both_themes(signed_in, night_game):
+    url = f"/nights/{night_game.night_id}/picture.png"
+    light = signed_in.get(url)
+    dark = signed_in.get(url, {"theme": "dark"})
+    assert light["Content-Type"] == dark["Content-Type"] == "image/png"
+    pictures = [Image.open(io.BytesIO(r.content)) for r in (light, dark)]
+    assert [(p.format, p.size) for p in pictures] == [("PNG", (1200, 630))] * 2
+    # The light picture's page is light, the dark one's dark (the top left corner is the felt).
+    assert sum(pictures[0].getpixel((5, 620))) > sum(pictures[1].getpixel((5, 620)))
+    assert signed_in.get(url, {"theme": "<b>"}).status_code == 200  # any other word: light
+    share = signed_in.get(f"/nights/{night_game.night_id}/share/").content.decode()
+    assert 'alt="Ann won Three Thirteen by 35. Three Thirteen: 1. Ann 0, 2. Bob 35."' in share
+    assert "data-share-picture" in share and 'download="game-night-' in share
+
+
+def test_a_corrected_round_changes_the_story_and_records_at_once(signed_in, night_game, member):
+    records = signed_in.get("/group/records/").content.decode()
+    assert "Bob: 35 points" in records  # 22 + 13: the highest game total
+    night_game.reopen()
+    bob = night_game.seats.get(player__name="Bob")
+    hand = night_game.rounds.get(number=1).hands.get(seat=bob)
+    # Bob's round 1 corrected: KS QD JC, no meld with 3s wild, counts 30 instead of 22.
+    night_game.rounds.get(number=1).save_hand(bob, Entry("cards", "KS QD JC", version=hand.version))
+    night_game.refresh_from_db()
+    night_game.finish()
+    records = signed_in.get("/group/records/").content.decode()
+    assert "Bob: 43 points" in records and "Bob: 35 points" not in records
+    page = signed_in.get(f"/nights/{night_game.night_id}/").content.decode()
+    assert "Ann won Three Thirteen with 0 points, 43 ahead of Bob." in page
+
+
+def test_ratings_and_hands_on_the_player_page_and_the_group_page(signed_in, night_game):
+    ann = night_game.seats.get(player__name="Ann").player
+    page = signed_in.get(f"/players/{ann.pk}/").content.decode()
+    assert "Win rate over time" in page and "Rating: " in page
+    assert "Best hand: <a href=" in page
+    assert "Ann&#x27;s rating, game after game" in page
+    group = signed_in.get("/group/").content.decode()
+    assert "By rating" in group and "OpenSkill rating" in group
+
+
+def test_the_year_in_review(signed_in, night_game):
+    year = night_game.night.date.year
+    page = signed_in.get(f"/group/year/{year}/").content.decode()
+    assert f"{year} in review" in page
+    assert "<strong>1</strong> game night" in page
+    assert "<strong>Three Thirteen</strong> most played" in page
+    assert "Records set in" in page and "Longest winning streak" in page
+    assert signed_in.get("/group/year/").status_code == 302
+    assert "No game nights in 1999" in signed_in.get("/group/year/1999/").content.decode()
+    for bad in ("/group/year/0/", "/group/year/99999/", "/group/year/x/"):
+        assert signed_in.get(bad).status_code == 404
+    nights = signed_in.get("/nights/").content.decode()
+    assert f'href="/group/year/{year}/"' in nights and 'href="/group/records/"' in nights
+
+
+def test_another_groups_night_has_no_picture_or_share_page(night_game, make_member):
+    stranger = Client()
+    stranger.force_login(make_member("zed"))
+    for url in ("picture.png", "share/"):
+        assert stranger.get(f"/nights/{night_game.night_id}/{url}").status_code == 404
+    outsider = Client()
+    response = outsider.get(f"/nights/{night_game.night_id}/picture.png")
+    assert response.status_code == 302 and response["Location"].startswith("/login/")
+
+
+def test_a_guest_links_preview_shows_only_the_games_it_lets_in(member, make_game):
+    first = {"Secret Sam": ROUND_1["Ann"], "Hidden Hal": ROUND_1["Bob"]}
+    earlier = play(make_game(member, names=("Secret Sam", "Hidden Hal")), first)
+    later = make_game(member, names=("Ann", "Bob"))
+    assert later.night_id == earlier.night_id
+    play(later, ROUND_1, finish=False)
+    guest_pass = GuestPass.objects.create(game=later)
+    visitor = Client()
+    join = visitor.get(guest_pass.get_absolute_url()).content.decode()
+    picture = f"/games/{later.pk}/guest/{guest_pass.token}/picture.png"
+    assert f'property="og:image" content="http://testserver{picture}"' in join
+    preview = join[join.index('property="og:description"') :][:300]
+    assert "Ann leads Three Thirteen by 22" in preview
+    assert "Secret" not in preview and "Hidden" not in preview
+    response = visitor.get(picture)
+    assert response["Content-Type"] == "image/png"
+    assert Image.open(io.BytesIO(response.content)).size == (1200, 630)
+    # Once in, the guest still may not open the night's own picture or share page.
+    visitor.post(guest_pass.get_absolute_url(), {"device": "Mallory's phone"})
+    for url in ("picture.png", "share/"):
+        refused = visitor.get(f"/nights/{later.night_id}/{url}")
+        assert refused.status_code == 302 and refused["Location"].startswith("/login/")
+    assert visitor.get(f"/games/{later.pk}/guest/wrong/picture.png").status_code == 404
+    guest_pass.ended_at = guest_pass.created_at
+    guest_pass.save()
+    assert visitor.get(picture).status_code == 404
+
+
+def test_a_removed_member_sees_no_picture_of_the_group(night_game, django_user_model):
+    bob = django_user_model.objects.create_user(username="bob", password="Bob-pass-4242")
+    membership = Membership.objects.create(user=bob, group=night_game.group)
+    guest_pass = GuestPass.objects.create(game=night_game)
+    client = Client()
+    client.force_login(bob)
+    assert client.get(f"/nights/{night_game.night_id}/picture.png").status_code == 200
+    Removal.objects.create(user=bob, group=night_game.group)
+    membership.delete()
+    for url in (
+        f"/nights/{night_game.night_id}/picture.png",
+        f"/nights/{night_game.night_id}/share/",
+        f"/games/{night_game.pk}/guest/{guest_pass.token}/picture.png",
+        "/group/records/",
+    ):
+        response = client.get(url)
+        assert response.status_code == 404, url
+        assert "Ann" not in without_tokens(response.content.decode())
