@@ -13,6 +13,8 @@ from .outcomes import CARDS, DRAWN, WENT_OUT
 UPCARD = "upcard"
 LAID_DOWN = "laid_down"
 
+# How well a hand was won, best first: what the look-back calls a game's best hand.
+RESULT_MERITS = {gin.BIG_GIN: 3, gin.GIN: 2, gin.UNDERCUT: 1}
 RESULT_NAMES = {
     gin.KNOCK: "Knock",
     gin.GIN: "Gin",

@@ -167,6 +167,8 @@ class GameKind:
     # (points per hand, the round's result, its report for the round page)
     settle_round: Callable[[list[HandInRound], object], tuple] | None = None
     result_names: Mapping[str, str] = field(default_factory=dict)
+    # How well a round was won, by its result (higher is better): a game's best hand
+    result_merits: Mapping[str, int] = field(default_factory=dict)
     # Outcomes that complete the round by themselves, with no winner (Gin's drawn hand)
     round_enders: tuple[str, ...] = ()
     # Games that end when a total reaches a target: (totals, rules) -> over
@@ -748,6 +750,7 @@ GIN = GameKind(
     extras=_gin_extras,
     settle_round=gin_table.settle,
     result_names=gin_table.RESULT_NAMES,
+    result_merits=gin_table.RESULT_MERITS,
     round_enders=(DRAWN,),
     target_reached=gin_table.is_over,
     highest_wins=True,

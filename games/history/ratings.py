@@ -53,21 +53,3 @@ def table(history: dict[int, list[Rated]]) -> list[tuple[int, Rated, int]]:
     """(player, their latest rating, games rated) of one kind, highest first."""
     rows = [(player, line[-1], len(line)) for player, line in history.items()]
     return sorted(rows, key=lambda row: (-row[1].shown, row[0]))
-
-
-def rating_tables(group, kind: str | None = None) -> list[dict]:
-    """The group's leaderboards by rating, one per game kind (or the one asked for)."""
-    from games import engine
-
-    from ..models import Player
-    from .kept import kept
-
-    found = kept(group.pk).ratings
-    players = Player.objects.filter(group=group).in_bulk()
-    tables = []
-    for slug, history in found.items():
-        if kind and slug != kind:
-            continue
-        rows = [(players[p], rated, n) for p, rated, n in table(history) if p in players]
-        tables.append({"kind": engine.KINDS[slug], "rows": rows})
-    return sorted(tables, key=lambda t: list(engine.KINDS).index(t["kind"].slug))

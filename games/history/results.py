@@ -7,12 +7,14 @@ work that grows with the data is done in Python over those rows.
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 
-from django.db.models import Avg, Count, IntegerField, Sum, Value
+from django.db.models import IntegerField, Sum, Value
 from django.db.models.functions import Coalesce
 
 from games import engine
 
 from ..models import Game, Hand, Player, Seat
+from . import ratings
+from .kept import kept
 
 
 @dataclass
@@ -117,14 +119,19 @@ class LeaderboardRow:
 
 def leaderboard(group, kind=None, start=None, end=None) -> list[LeaderboardRow]:
     """Games played, wins and win rate of each player, most wins first. A shared first place
-    counts as a win for each player in it."""
+    counts as a win for each player in it. Read from the group's kept tales."""
+    players = Player.objects.filter(group=group).in_bulk()
     rows: dict[int, LeaderboardRow] = {}
-    for result in game_results(finished_games(group, kind, start, end)):
-        winners = {seat.player_id for seat in result.winners}
-        for seat in result.seats:
-            row = rows.setdefault(seat.player_id, LeaderboardRow(seat.player))
+    for tale in kept(group.pk).in_order:
+        if not tale.finished or (kind and tale.kind != kind):
+            continue
+        if (start and tale.date < start) or (end and tale.date > end):
+            continue
+        winners = set(tale.winners)
+        for player in tale.players:
+            row = rows.setdefault(player, LeaderboardRow(players[player]))
             row.played += 1
-            row.wins += seat.player_id in winners
+            row.wins += player in winners
     return sorted(rows.values(), key=lambda r: (-r.wins, -r.win_rate, r.player.name.lower()))
 
 
@@ -133,7 +140,7 @@ class Record:
     """A player's history at the table, per game."""
 
     player: Player
-    results: list = field(default_factory=list)  # GameResult of the player's finished games
+    results: list = field(default_factory=list)  # the tales of the player's finished games
     played: Counter = field(default_factory=Counter)
     won: Counter = field(default_factory=Counter)
     per_round: dict = field(default_factory=dict)  # kind -> average points per round
@@ -168,52 +175,67 @@ def _place(result, player_id):
 
 
 def player_record(player: Player) -> Record:
+    """The player's history at the table, from the group's kept tales (their finished games,
+    and the hands of every completed round)."""
     record = Record(player)
-    record.results = game_results(finished_games(player.group, player=player))
+    tales = kept(player.group_id).in_order
+    record.results = [t for t in tales if t.finished and player.pk in t.players]
     for result in record.results:
-        kind = result.game.kind
+        kind = result.kind
         record.played[kind] += 1
         record.won[kind] += result.place_of(player.pk) == 1
         # Best and worst by points: the lowest total where low wins, the highest where high does.
-        sign = -1 if result.game.kind_def.highest_wins else 1
+        sign = -1 if result.kind_def.highest_wins else 1
         total = sign * result.total_of(player.pk)
         if kind not in record.best or total < sign * record.best[kind].total_of(player.pk):
             record.best[kind] = result
         if kind not in record.worst or total > sign * record.worst[kind].total_of(player.pk):
             record.worst[kind] = result
-    hands = Hand.objects.filter(seat__player=player, round__completed_at__isnull=False)
-    for row in hands.values("round__game__kind").annotate(avg=Avg("points"), n=Count("id")):
-        record.per_round[row["round__game__kind"]] = (row["avg"], row["n"])
-    fixed = [kind.slug for kind in engine.KINDS.values() if kind.rounds]
-    for row in (
-        hands.filter(round__game__kind__in=fixed)
-        .values("round__game__kind", "round__number")
-        .annotate(avg=Avg("points"), n=Count("id"))
-        .order_by("round__game__kind", "round__number")
+    sums: dict[str, list] = defaultdict(lambda: [0, 0])
+    by_number: dict[tuple[str, int], list] = defaultdict(lambda: [0, 0])
+    for tale in tales:
+        for facts in tale.rounds:
+            for hand in facts.hands:
+                if hand.player != player.pk:
+                    continue
+                sums[tale.kind][0] += hand.points
+                sums[tale.kind][1] += 1
+                if tale.kind_def.rounds:
+                    by_number[(tale.kind, facts.number)][0] += hand.points
+                    by_number[(tale.kind, facts.number)][1] += 1
+                record.went_out[tale.kind] += hand.outcome == engine.WENT_OUT
+    record.per_round = {kind: (total / n, n) for kind, (total, n) in sums.items()}
+    for (slug, number), (total, n) in sorted(
+        by_number.items(), key=lambda item: (list(engine.KINDS).index(item[0][0]), item[0][1])
     ):
-        kind = engine.KINDS[row["round__game__kind"]]
-        wild = kind.round_wild_label(row["round__number"])
-        record.by_round_number.setdefault(kind.slug, []).append(
-            (row["round__number"], wild, row["avg"], row["n"])
-        )
-    for row in (
-        hands.filter(outcome=engine.WENT_OUT).values("round__game__kind").annotate(n=Count("id"))
-    ):
-        record.went_out[row["round__game__kind"]] = row["n"]
+        wild = engine.KINDS[slug].round_wild_label(number)
+        record.by_round_number.setdefault(slug, []).append((number, wild, total / n, n))
     versus = defaultdict(lambda: [0, 0, 0])
-    opponents = {}
     for result in record.results:
         # Who finished ahead, as the game's standings place them (highest or lowest wins,
         # pool play's order of going out).
         mine = result.place_of(player.pk)
-        for place, seat, _ in result.places:
-            if seat.player_id == player.pk:
+        for place, other, _ in result.places:
+            if other == player.pk:
                 continue
-            opponents[seat.player_id] = seat.player
-            tally = versus[seat.player_id]
+            tally = versus[other]
             tally[0 if mine < place else 1 if mine > place else 2] += 1
+    opponents = Player.objects.in_bulk(list(versus))
     record.head_to_head = sorted(
-        ((opponents[pid], *tally) for pid, tally in versus.items()),
+        ((opponents[pid], *tally) for pid, tally in versus.items() if pid in opponents),
         key=lambda row: row[0].name.lower(),
     )
     return record
+
+
+def rating_tables(group, kind: str | None = None) -> list[dict]:
+    """The group's leaderboards by rating, one per game kind (or the one asked for)."""
+    found = kept(group.pk).ratings
+    players = Player.objects.filter(group=group).in_bulk()
+    tables = []
+    for slug, history in found.items():
+        if kind and slug != kind:
+            continue
+        rows = [(players[p], rated, n) for p, rated, n in ratings.table(history) if p in players]
+        tables.append({"kind": engine.KINDS[slug], "rows": rows})
+    return sorted(tables, key=lambda t: list(engine.KINDS).index(t["kind"].slug))

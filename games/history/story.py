@@ -5,11 +5,8 @@ the words are the rules' own (the engine's reasons under a hand, its names of ou
 from dataclasses import dataclass
 
 from games import engine
-from games.engine.gin import BIG_GIN, GIN, UNDERCUT
 
 from .tales import RoundFacts, Tale
-
-GREAT_GIN = {BIG_GIN: 3, GIN: 2, UNDERCUT: 1}  # how a Gin hand was won, best first
 
 
 @dataclass(frozen=True)
@@ -30,7 +27,7 @@ class Feat:
     player: int
     round: int
     points: int
-    how: str  # "pure", "declared", "went_out", or a Gin result
+    how: str  # "pure", "declared", "out", or the round's result where its game names one
     cards: int = 0  # cards melded, where going out with more is better
     against: int | None = None  # Gin: the player it was won from
 
@@ -89,8 +86,9 @@ def comeback(tale: Tale) -> Comeback | None:
 
 def best_hand(tale: Tale, player: int | None = None) -> Feat | None:
     """The game's best hand: a declaration with all pure melds (Rummy: the one doubling the
-    most), going out with the most cards melded (Three Thirteen, Five Crowns), Gin's Big Gin,
-    gin or undercut worth the most. Only `player`'s hands, if given."""
+    most), going out with the most cards melded (Three Thirteen, Five Crowns), or the round
+    won the best way its game names (Big Gin first) for the most points. Only `player`'s
+    hands, if given."""
     kind = tale.kind_def
     best = None
     for facts in tale.rounds:
@@ -109,7 +107,7 @@ def _feat(tale, kind, facts, hand) -> Feat | None:
         if hand.points <= 0:
             return None
         loser = next((h.player for h in facts.hands if h.player != hand.player), None)
-        rank = GREAT_GIN.get(facts.result, 0)
+        rank = kind.result_merits.get(facts.result, 0)
         return Feat(
             (rank, hand.points, -number),
             hand.player,
@@ -125,7 +123,7 @@ def _feat(tale, kind, facts, hand) -> Feat | None:
         how = "pure" if hand.all_pure else "declared"
         return Feat((hand.all_pure, counted, -number), hand.player, number, counted, how)
     size = kind.hand_size(number)
-    return Feat((size, -number), hand.player, number, 0, "went_out", cards=size)
+    return Feat((size, -number), hand.player, number, 0, "out", cards=size)
 
 
 def feat_words(tale: Tale, feat: Feat, names: dict) -> str:

@@ -6,6 +6,8 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from datetime import date, datetime
 
+from django.urls import reverse
+
 from games import engine
 
 from ..models import Game, Hand, Seat
@@ -24,7 +26,7 @@ class HandFacts:
 @dataclass
 class RoundFacts:
     number: int
-    result: str  # how the round ended, where its game names it (Gin: "gin", "undercut")
+    result: str  # how the round ended, where its game names it (a knock, an undercut)
     hands: list[HandFacts]
     running: dict[int, int]  # player -> total after this round
     places: dict[int, int]  # player -> place after this round, as the engine's standings say
@@ -62,6 +64,12 @@ class Tale:
 
     def points_of(self, player: int) -> int | None:
         return next((points for _, who, points in self.places if who == player), None)
+
+    total_of = points_of  # as a GameResult names it
+
+    @property
+    def game_url(self) -> str:
+        return reverse("game", args=[self.game_id])
 
     @property
     def last_round(self) -> int | None:

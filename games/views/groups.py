@@ -13,7 +13,7 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 from ..access import TableRequest, member_required, owner_required, removed_since, switch_group
 from ..forms import GroupNameForm, InvitationForm, LeaderboardFilter, PlayerForm, TimeZoneForm
 from ..history import leaderboard
-from ..history.ratings import rating_tables
+from ..history.results import rating_tables
 from ..live import announce as live
 from ..models import Invitation, Membership, Player, Refused, Removal
 from ..qr import qr_svg

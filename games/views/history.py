@@ -83,11 +83,11 @@ def player_page(request: TableRequest, player_id):
     looks = player_kinds(kept(request.group.pk), player, names)
     kinds = []
     for kind in engine.KINDS.values():
-        results = [r for r in record.results if r.game.kind == kind.slug]
+        results = [r for r in record.results if r.kind == kind.slug]
         chart = None
         if results:
             values = [r.total_of(player.pk) for r in results]
-            labels = [r.game.night.date.strftime("%d %b") for r in results]
+            labels = [r.date.strftime("%d %b") for r in results]
             title = f"{player.name}'s totals in {kind.name}, game by game"
             chart = line_chart([(kind.name, player.colour, values)], labels, title)
         kinds.append(record.of_kind(kind, chart) | {"look": looks.get(kind.slug)})
