@@ -52,7 +52,7 @@ def main():
         ("share picture, light (PNG)", f"/nights/{night.pk}/picture.png"),
         ("share picture, dark (PNG)", f"/nights/{night.pk}/picture.png?theme=dark"),
         ("guest link page (preview)", guest_pass.get_absolute_url()),
-        ("guest link picture (PNG)", f"/games/{night.games.first().pk}/guest/{guest_pass.token}/picture.png"),
+        ("guest link picture (PNG)", guest_pass.get_absolute_url() + "picture.png"),
         ("player page", f"/players/{player.pk}/"),
         ("group: wins and ratings", "/group/"),
         (
@@ -80,6 +80,27 @@ def main():
             assert response.status_code == 200, (url, response.status_code)
         median = statistics.median(times)
         print(f"  {name:38s} {median:6.1f} ms {p95(times):6.1f} ms {len(queries):8d}")
+
+    from games.history import kept, shared
+
+    print("Drawn or told afresh each time (nothing kept from the request before):")
+    afresh = [
+        ("share picture, light, drawn afresh", f"/nights/{night.pk}/picture.png", shared.forget),
+        ("share picture, dark, drawn afresh", f"/nights/{night.pk}/picture.png?theme=dark",
+         shared.forget),
+        ("records, the whole group told afresh", "/group/records/", kept.forget),
+    ]  # fmt: skip
+    for name, url, forget in afresh:
+        times = []
+        for _ in range(RUNS // 4):
+            forget()
+            with CaptureQueriesContext(connection) as queries:
+                start = time.perf_counter()
+                response = client.get(url)
+                times.append((time.perf_counter() - start) * 1000)
+            assert response.status_code == 200, url
+        median = statistics.median(times)
+        print(f"  {name:38s} {median:6.1f} ms {max(times):6.1f} ms {len(queries):8d}  (max)")
 
     # An old round corrected: the game reopened, one hand saved again, the game finished.
     old = Game.objects.filter(group=group, kind="three-thirteen").order_by("created_at").first()
