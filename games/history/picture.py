@@ -58,54 +58,53 @@ def draw_night(
     page, surface, ink, muted, felt, on_felt, leader_bg, gold = THEMES[theme]
     image = Image.new("RGB", (WIDTH, HEIGHT), page)
     draw = ImageDraw.Draw(image)
-    draw.rectangle((0, 0, WIDTH, 112), fill=felt)
-    draw.text((48, 22), "♠♥ " + _fit(draw, title, 1000, font(30)), font=font(30), fill=on_felt)
-    draw.text(
-        (48, 60), _fit(draw, headline, 1100, font(36, True)), font=font(36, True), fill=on_felt
+    draw.rectangle((0, 0, WIDTH, 124), fill=felt)
+    draw.text((48, 20), "♠♥ " + _fit(draw, title, 1060, font(30)), font=font(30), fill=on_felt)
+    # The headline as large as fits, down to 32 px, then cut.
+    big = next(
+        (font(n, True) for n in (44, 38) if draw.textlength(headline, font=font(n, True)) <= 1104),
+        font(32, True),
     )
+    draw.text((48, 60), _fit(draw, headline, WIDTH - 96, big), font=big, fill=on_felt)
     shown = games[:3]
     columns = max(1, len(shown))
+    rows_room = 6
+    most = max((min(len(g.standings), rows_room) for g in shown), default=0)
+    # One game of a few players fills the picture: larger rows read better in a chat.
+    scale = 1.0 if columns > 1 else 1.5 if most <= 4 else 1.2
+    size, row_h, head_h = round(26 * scale), round(44 * scale), round(56 * scale)
+    face, bold = font(size), font(size, True)
     gap = 24
     box_w = (WIDTH - 96 - gap * (columns - 1)) // columns
-    top = 136
-    rows_room = 6
+    top = 148
     for index, game in enumerate(shown):
         left = 48 + index * (box_w + gap)
-        bottom = top + 56 + 44 * min(len(game.standings), rows_room)
+        bottom = top + head_h + row_h * min(len(game.standings), rows_room)
         draw.rounded_rectangle((left, top, left + box_w, bottom), 14, fill=surface)
         state = "" if game.finished else " · in play"
-        draw.text(
-            (left + 20, top + 14),
-            _fit(draw, game.kind + state, box_w - 40, font(26, True)),
-            font=font(26, True),
-            fill=ink,
-        )
+        kind = _fit(draw, game.kind + state, box_w - 40, bold)
+        draw.text((left + 20, top + round(14 * scale)), kind, font=bold, fill=ink)
         for row, standing in enumerate(game.standings[:rows_room]):
-            y = top + 56 + 44 * row
+            y = top + head_h + row_h * row
             if standing.place == 1:
-                draw.rectangle((left + 8, y - 4, left + box_w - 8, y + 36), fill=leader_bg)
-            draw.text(
-                (left + 20, y),
-                str(standing.place),
-                font=font(26, True),
-                fill=gold if standing.place == 1 else muted,
-            )
-            draw.ellipse((left + 56, y + 6, left + 78, y + 28), fill=standing.colour)
+                draw.rectangle((left + 8, y - 4, left + box_w - 8, y + row_h - 8), fill=leader_bg)
+            place_colour = gold if standing.place == 1 else muted
+            draw.text((left + 20, y), str(standing.place), font=bold, fill=place_colour)
+            dot = round(22 * scale)
+            dot_x, dot_y = left + 20 + round(36 * scale), y + (size - dot) // 2 + 4
+            draw.ellipse((dot_x, dot_y, dot_x + dot, dot_y + dot), fill=standing.colour)
             points = str(standing.points)
-            points_w = draw.textlength(points, font=font(26, True))
-            name_w = box_w - 130 - points_w
-            draw.text(
-                (left + 92, y), _fit(draw, standing.name, name_w, font(26)), font=font(26), fill=ink
-            )
-            draw.text((left + box_w - 20 - points_w, y), points, font=font(26, True), fill=ink)
-    story_top = max(
-        top + 56 + 44 * min(max((len(g.standings) for g in shown), default=0), rows_room) + 36, 300
-    )
-    for row, line in enumerate(lines[:3]):
-        y = story_top + 44 * row
-        if y > HEIGHT - 40:
+            points_w = draw.textlength(points, font=bold)
+            name_x = dot_x + dot + 14
+            name = _fit(draw, standing.name, left + box_w - 40 - points_w - name_x, face)
+            draw.text((name_x, y), name, font=face, fill=ink)
+            draw.text((left + box_w - 20 - points_w, y), points, font=bold, fill=ink)
+    y = top + head_h + row_h * most + 32
+    for line in lines[:3]:
+        if y + 30 > HEIGHT - 12:
             break
-        draw.text((48, y), _fit(draw, line, WIDTH - 96, font(24)), font=font(24), fill=muted)
+        draw.text((48, y), _fit(draw, line, WIDTH - 96, font(26)), font=font(26), fill=muted)
+        y += 40
     out = io.BytesIO()
     image.save(out, format="PNG", optimize=False, compress_level=3)
     return out.getvalue()
