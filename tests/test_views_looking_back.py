@@ -85,7 +85,7 @@ def test_ratings_and_hands_on_the_player_page_and_the_group_page(signed_in, nigh
     ann = night_game.seats.get(player__name="Ann").player
     page = signed_in.get(f"/players/{ann.pk}/").content.decode()
     assert "Win rate over time" in page and "Rating: " in page
-    assert "Best hand: <a href=" in page
+    assert '<span class="label">Best hand</span> <a href="/games/' in page
     assert "Ann&#x27;s rating, game after game" in page
     group = signed_in.get("/group/").content.decode()
     assert "By rating" in group and "OpenSkill rating" in group

@@ -130,7 +130,7 @@ def feat_words(tale: Tale, feat: Feat, names: dict) -> str:
     kind = tale.kind_def
     who, where = names.get(feat.player, "?"), f"{kind.round_word} {feat.round}"
     if kind.settle_round is not None:
-        label = kind.result_label(feat.how) or kind.went_out_label
+        label = _result_words(kind, feat.how)
         against = names.get(feat.against, "?")
         return f"{who}'s {label} against {against} in {where}: {_points(feat.points)}"
     if feat.how == "pure":
@@ -141,6 +141,13 @@ def feat_words(tale: Tale, feat: Feat, names: dict) -> str:
     return f"{who} went out in {where} with all {feat.cards} cards melded" + (
         f" ({wild})" if wild else ""
     )
+
+
+def _result_words(kind, result: str) -> str:
+    """A round's result as said in a sentence: "gin" and "undercut" in lower case, "Big Gin"
+    with its capitals (a name of its own)."""
+    label = kind.result_label(result) or kind.went_out_label
+    return label if " " in label else label.lower()
 
 
 def biggest_penalty(tale: Tale, player: int | None = None):
@@ -184,7 +191,7 @@ def penalty_words(tale: Tale, facts: RoundFacts, hand, names: dict) -> str:
     who, where = names.get(hand.player, "?"), f"{kind.round_word} {facts.number}"
     if kind.settle_round is not None:
         winner = next(h for h in facts.hands if h.player != hand.player)
-        label = kind.result_label(facts.result) or kind.went_out_label
+        label = _result_words(kind, facts.result)
         given = f"{names.get(winner.player, '?')} {_points(winner.points)}"
         return f"{who} gave {given} in {where} ({label})"
     reasons = "; ".join(why(tale, facts, hand, names))
