@@ -11,8 +11,11 @@ from games.history.tales import HandFacts, Tale, tell
 NAMES = {1: "Ann", 2: "Bob", 3: "Cid"}
 
 
-def told(kind, rounds, players=(1, 2, 3), finished=True, game_id=1, day=date(2025, 1, 1)):
-    """A game told from its rounds: each a list of (player, outcome, points[, cards[, pure]])."""
+def told(
+    kind, rounds, players=(1, 2, 3), finished=True, game_id=1, day=date(2025, 1, 1), results=()
+):
+    """A game told from its rounds: each a list of (player, outcome, points[, cards[, pure]]),
+    with each round's result where its game names one."""
     started = datetime(day.year, day.month, day.day, 20, tzinfo=UTC)
     ended = datetime(day.year, day.month, day.day, 22, tzinfo=UTC) if finished else None
     tale = Tale(game_id, kind, {}, game_id, day, started, ended, list(players))
@@ -22,7 +25,8 @@ def told(kind, rounds, players=(1, 2, 3), finished=True, game_id=1, day=date(202
         for player, outcome, points, *more in hands:
             cards, pure = (more + ["", False])[:2] if more else ("", False)
             hand = HandFacts(player, outcome, points, pure, cards, {})
-            rows.append((number, "", 100 + player, hand))
+            result = results[number - 1] if results else ""
+            rows.append((number, result, 100 + player, hand))
     return tell(tale, seats, rows)
 
 
@@ -140,3 +144,16 @@ def test_a_tie_leaves_two_equal_players_equal_and_games_in_play_are_not_rated():
 def test_games_of_seven_players_are_not_rated():
     seven = told("three-thirteen", [[(p, "cards", p) for p in range(1, 8)]], range(1, 8))
     assert rate([seven]) == {}
+
+
+def test_gin_tells_its_best_hand_and_what_a_hand_gave_away():
+    # Ann goes gin for 45 in hand 1; Bob undercuts Ann for 20 in hand 2.
+    rounds = [
+        [(1, "went_out", 45), (2, "cards", 0)],
+        [(1, "went_out", 0), (2, "cards", 20)],
+    ]
+    tale = told("gin", rounds, (1, 2), finished=False, results=["gin", "undercut"])
+    lines = texts(tale)
+    assert lines["winner"] == ("Ann leads Gin Rummy by 25 points after hand 2.", 2)
+    assert lines["best"] == ("Best hand: Ann's gin against Bob in hand 1: 45 points.", 1)
+    assert lines["penalty"] == ("Biggest penalty: Bob gave Ann 45 points in hand 1 (gin).", 1)

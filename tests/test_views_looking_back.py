@@ -2,12 +2,14 @@
 ratings, the year in review; who may see each, and a corrected round changing them at once."""
 
 import io
+import json
 
 import pytest
 from django.test import Client
 from PIL import Image
 
 from games.models import Entry, GuestPass, Membership, Removal
+from games.transfer import export_json, import_json
 from tests.helpers import without_tokens
 
 pytestmark = pytest.mark.django_db
@@ -79,6 +81,22 @@ def test_a_corrected_round_changes_the_story_and_records_at_once(signed_in, nigh
     assert "Bob: 43 points" in records and "Bob: 35 points" not in records
     page = signed_in.get(f"/nights/{night_game.night_id}/").content.decode()
     assert "Ann won Three Thirteen with 0 points, 43 ahead of Bob." in page
+    # The correction undone (the game reopened and finished again): the record is 35 again.
+    night_game.reopen()
+    night_game.rounds.get(number=1).undo_last()
+    night_game.refresh_from_db()
+    night_game.finish()
+    records = signed_in.get("/group/records/").content.decode()
+    assert "Bob: 35 points" in records and "Bob: 43 points" not in records
+
+
+def test_an_import_changes_the_records_at_once(night_game, make_member):
+    zed = make_member("zed")
+    client = Client()
+    client.force_login(zed)
+    assert "No finished games yet" in client.get("/group/records/").content.decode()
+    import_json(zed.memberships.get().group, json.dumps(export_json(night_game.group)))
+    assert "Bob: 35 points" in client.get("/group/records/").content.decode()
 
 
 def test_ratings_and_hands_on_the_player_page_and_the_group_page(signed_in, night_game):
