@@ -81,6 +81,20 @@ def main():
         median = statistics.median(times)
         print(f"  {name:38s} {median:6.1f} ms {p95(times):6.1f} ms {len(queries):8d}")
 
+    for name, url in [
+        ("export CSV, whole group", "/group/export.csv"),
+        ("export JSON, whole group", "/group/export.json"),
+    ]:
+        times = []
+        for _ in range(3):
+            with CaptureQueriesContext(connection) as queries:
+                start = time.perf_counter()
+                response = client.get(url)
+                times.append((time.perf_counter() - start) * 1000)
+            assert response.status_code == 200, url
+        median = statistics.median(times)
+        print(f"  {name:38s} {median:6.0f} ms {max(times):6.0f} ms {len(queries):8d}  (of 3, max)")
+
     from games.history import kept, shared
 
     print("Drawn or told afresh each time (nothing kept from the request before):")
