@@ -144,8 +144,8 @@ def feat_words(tale: Tale, feat: Feat, names: dict) -> str:
 
 
 def _result_words(kind, result: str) -> str:
-    """A round's result as said in a sentence: "gin" and "undercut" in lower case, "Big Gin"
-    with its capitals (a name of its own)."""
+    """A round's result as said in a sentence: in lower case, but for a name of two words
+    ("Big Gin"), which keeps its capitals."""
     label = kind.result_label(result) or kind.went_out_label
     return label if " " in label else label.lower()
 

@@ -50,8 +50,9 @@ def _leaderboard(request: TableRequest, zone_form=None):
         initial={"time_zone": request.group.time_zone}, phone_zone=phone_zone(request)
     )
     context = {"form": form, "rows": rows, "zone_form": zone_form}
-    chosen = form.cleaned_data.get("kind") if form.is_bound and form.is_valid() else None
-    context["ratings"] = rating_tables(request.group, chosen or None)
+    if rows is not None:  # the boards by rating beside, for the game chosen (any date)
+        chosen = form.cleaned_data.get("kind") if form.is_bound else None
+        context["ratings"] = rating_tables(request.group, chosen or None)
     status = 422 if zone_form.errors else 200
     return render(request, "games/leaderboard.html", context, status=status)
 
