@@ -13,7 +13,7 @@ from games import engine
 from ..models import Game, Hand, Seat
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class HandFacts:
     player: int  # the player's id
     outcome: str
