@@ -157,3 +157,22 @@ def test_gin_tells_its_best_hand_and_what_a_hand_gave_away():
     assert lines["winner"] == ("Ann leads Gin Rummy by 25 points after hand 2.", 2)
     assert lines["best"] == ("Best hand: Ann's gin against Bob in hand 1: 45 points.", 1)
     assert lines["penalty"] == ("Biggest penalty: Bob gave Ann 45 points in hand 1 (gin).", 1)
+
+
+def test_a_hand_melded_whole_after_another_went_out_is_a_best_hand_too():
+    # Round 3 (5 cards): Ann goes out, Cid melds all five too; round 1: Bob goes out.
+    rounds = [
+        [(1, "cards", 10), (2, "went_out", 0), (3, "cards", 10)],
+        [(1, "cards", 10), (2, "went_out", 0), (3, "cards", 10)],
+        [(1, "went_out", 0), (2, "cards", 30), (3, "cards", 0)],
+    ]
+    lines = texts(told("three-thirteen", rounds))
+    # Going out comes first among equal hands.
+    assert (
+        lines["best"][0] == "Best hand: Ann went out in round 3 with all 5 cards melded (5s wild)."
+    )
+    cid_only = [[hand for hand in hands if hand[0] != 1] for hands in rounds]
+    lines = texts(told("three-thirteen", cid_only, players=(2, 3)))
+    assert lines["best"][0] == (
+        "Best hand: Cid counted nothing in round 3 with all 5 cards melded (5s wild)."
+    )

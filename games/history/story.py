@@ -116,14 +116,21 @@ def _feat(tale, kind, facts, hand) -> Feat | None:
             facts.result,
             against=loser,
         )
-    if hand.outcome != engine.WENT_OUT:
-        return None
+    out = hand.outcome == engine.WENT_OUT
     if kind.final_count is not None:  # the others' counts follow the winner's hand
+        if not out:
+            return None
         counted = sum(h.points for h in facts.hands if h.player != hand.player)
         how = "pure" if hand.all_pure else "declared"
         return Feat((hand.all_pure, counted, -number), hand.player, number, counted, how)
+    # The lowest hand: nothing left to count (going out, or every card melded after someone
+    # else went out), the more cards the better; going out first among equals.
+    if hand.points != 0 or hand.outcome not in (engine.WENT_OUT, engine.CARDS):
+        return None
     size = kind.hand_size(number)
-    return Feat((size, -number), hand.player, number, 0, "out", cards=size)
+    return Feat(
+        (size, out, -number), hand.player, number, 0, "out" if out else "melded", cards=size
+    )
 
 
 def feat_words(tale: Tale, feat: Feat, names: dict) -> str:
@@ -138,7 +145,8 @@ def feat_words(tale: Tale, feat: Feat, names: dict) -> str:
     if feat.how == "declared":
         return f"{who} declared in {where}; the others counted {_points(feat.points)}"
     wild = kind.wild_label(feat.round, tale.engine_rules)
-    return f"{who} went out in {where} with all {feat.cards} cards melded" + (
+    did = "went out" if feat.how == "out" else "counted nothing"
+    return f"{who} {did} in {where} with all {feat.cards} cards melded" + (
         f" ({wild})" if wild else ""
     )
 
