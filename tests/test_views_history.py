@@ -229,6 +229,10 @@ def test_query_counts_do_not_grow_with_500_game_nights(client, django_user_model
             "/group/?kind=three-thirteen",
             "/group/export.csv",
             "/group/export.json",
+            f"/nights/{night.pk}/share/",
+            f"/nights/{night.pk}/picture.png",
+            "/group/records/",
+            "/group/year/2024/",
         ]
 
     client.force_login(small_user)
