@@ -5,7 +5,9 @@ import threading
 from collections import OrderedDict
 from dataclasses import dataclass
 
-from ..models import Player
+from django.urls import reverse
+
+from ..models import GuestPass, Player
 from . import picture
 from .story import Moment, margin, night_story
 from .tales import Tale, tales_of
@@ -108,3 +110,18 @@ def picture_of(night, night_told: NightTold, theme: str) -> bytes:
 def forget() -> None:
     with _LOCK:
         _PICTURES.clear()
+
+
+def preview(request, night, night_told, url: str) -> dict:
+    """A link's preview (Open Graph) of the night's picture at `url`."""
+    return {
+        "title": f"Game night {night.date:%-d %B %Y}",
+        "description": night_told.described(),
+        "url": request.build_absolute_uri(url),
+    }
+
+
+def guest_preview(request, guest_pass: GuestPass) -> dict:
+    """A guest link's preview: the picture of the games the link lets its guest into."""
+    url = reverse("guest_picture", args=[guest_pass.game_id, guest_pass.token])
+    return preview(request, guest_pass.game.night, told(guest_pass.night_games()), url)

@@ -6,9 +6,9 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 
 from ..access import TableRequest, let_guest_in, member_required, removed_since
 from ..forms import DeviceForm
+from ..history.shared import guest_preview
 from ..models import Game, GuestPass
 from ..qr import qr_svg
-from .looking_back import guest_preview
 
 
 @member_required

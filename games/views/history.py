@@ -20,11 +20,10 @@ from ..forms import ImportForm, NightForm, NightSearch
 from ..history import game_results, player_record
 from ..history.kept import kept
 from ..history.players import player_kinds
-from ..history.shared import told
+from ..history.shared import preview, told
 from ..lookups import night_games
 from ..models import Game, GameNight, Player
 from ..transfer import ImportProblem, export_csv, export_json, import_json
-from .looking_back import preview
 
 
 @member_required

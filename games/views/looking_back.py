@@ -13,7 +13,7 @@ from games import engine
 from ..access import TableRequest, member_required, removed_since
 from ..history import year as years
 from ..history.kept import kept
-from ..history.shared import picture_of, told
+from ..history.shared import picture_of, preview, told
 from ..models import GameNight, GuestPass, Player
 
 THEMES = ("light", "dark")
@@ -75,21 +75,6 @@ def guest_picture(request: TableRequest, game_id, token):
     night = guest_pass.game.night
     png = picture_of(night, told(guest_pass.night_games()), _theme(request))
     return _png(png, f"game-night-{night.date.isoformat()}.png")
-
-
-def preview(request, night, night_told, url: str) -> dict:
-    """A link's preview (Open Graph) of the night's picture at `url`."""
-    return {
-        "title": f"Game night {night.date:%-d %B %Y}",
-        "description": night_told.described(),
-        "url": request.build_absolute_uri(url),
-    }
-
-
-def guest_preview(request, guest_pass: GuestPass) -> dict:
-    """A guest link's preview: the picture of the games the link lets its guest into."""
-    url = reverse("guest_picture", args=[guest_pass.game_id, guest_pass.token])
-    return preview(request, guest_pass.game.night, told(guest_pass.night_games()), url)
 
 
 @member_required
