@@ -7,6 +7,7 @@ from dataclasses import dataclass
 
 from django.urls import reverse
 
+from ..access.shares import link_preview_games
 from ..models import GuestPass, Player
 from . import picture
 from .story import Moment, margin, night_story
@@ -121,7 +122,11 @@ def preview(request, night, night_told, url: str) -> dict:
     }
 
 
-def guest_preview(request, guest_pass: GuestPass) -> dict:
-    """A guest link's preview: the picture of the games the link lets its guest into."""
+def guest_preview(request, guest_pass: GuestPass) -> dict | None:
+    """A guest link's preview: the picture of the games the link lets its guest into
+    (`access.shares`), or None where it may show nothing."""
+    games = link_preview_games(request, guest_pass)
+    if games is None:
+        return None
     url = reverse("guest_picture", args=[guest_pass.game_id, guest_pass.token])
-    return preview(request, guest_pass.game.night, told(guest_pass.night_games()), url)
+    return preview(request, guest_pass.game.night, told(games), url)

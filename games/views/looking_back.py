@@ -10,7 +10,8 @@ from django.views.decorators.http import require_safe
 
 from games import engine
 
-from ..access import TableRequest, member_required, removed_since
+from ..access import TableRequest, member_required
+from ..access.shares import link_preview_games
 from ..history import year as years
 from ..history.kept import kept
 from ..history.shared import picture_of, preview, told
@@ -69,11 +70,11 @@ def guest_picture(request: TableRequest, game_id, token):
     guest_pass = get_object_or_404(
         GuestPass.objects.select_related("game__night"), game_id=game_id, token=token
     )
-    removed = removed_since(request.user, guest_pass.game.group_id, guest_pass.created_at)
-    if guest_pass.problem() or removed:
+    games = link_preview_games(request, guest_pass)
+    if games is None:
         raise Http404("This guest link has ended")
     night = guest_pass.game.night
-    png = picture_of(night, told(guest_pass.night_games()), _theme(request))
+    png = picture_of(night, told(games), _theme(request))
     return _png(png, f"game-night-{night.date.isoformat()}.png")
 
 
