@@ -176,3 +176,9 @@ def test_a_hand_melded_whole_after_another_went_out_is_a_best_hand_too():
     assert lines["best"][0] == (
         "Best hand: Cid counted nothing in round 3 with all 5 cards melded (5s wild)."
     )
+
+
+def test_a_game_finished_before_any_round_sets_no_record_and_no_rating():
+    empty = told("three-thirteen", [], (1, 2))
+    assert records.records_set([empty]) == []
+    assert rate([empty]) == {}

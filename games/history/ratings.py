@@ -29,8 +29,8 @@ class Rated:
 
 
 def counts(tale: Tale) -> bool:
-    """A game the rating counts: finished, of 2 to 6 players."""
-    return bool(tale.finished) and FEWEST <= len(tale.places) <= MOST
+    """A game the rating counts: finished after at least one round, of 2 to 6 players."""
+    return bool(tale.finished and tale.rounds) and FEWEST <= len(tale.places) <= MOST
 
 
 def rate(tales: list[Tale]) -> dict[str, dict[int, list[Rated]]]:

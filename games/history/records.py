@@ -80,7 +80,9 @@ def records_set(tales: list[Tale]) -> list[RecordSet]:
             held[(record.kind, record.what)] = record
             found.append(record)
 
-    for tale in sorted((t for t in tales if t.finished and t.places), key=lambda t: t.order):
+    # A game finished before any round was played holds no result to compare.
+    played = (t for t in tales if t.finished and t.rounds)
+    for tale in sorted(played, key=lambda t: t.order):
         kind, last = tale.kind, tale.last_round
         for _, player, points in tale.places:
             offer(RecordSet(kind, HIGHEST, player, points, (points,), tale, last))
