@@ -46,6 +46,16 @@ def test_a_finished_nights_page_tells_its_story_with_links_to_the_rounds(signed_
     assert f'property="og:image" content="http://testserver/nights/{night_game.night_id}/' in page
 
 
+def test_a_night_of_two_games_tells_each_under_its_name(signed_in, night_game, member, make_game):
+    rematch = make_game(member, names=("Ann", "Bob"))
+    assert rematch.night_id == night_game.night_id
+    entered = {"Ann": Entry("went_out", "5H 6H 7H"), "Bob": Entry("points", entered=45)}
+    play(rematch, entered, finish=False)
+    page = signed_in.get(f"/nights/{night_game.night_id}/").content.decode()
+    assert page.count("<h3>Three Thirteen</h3>") == 2
+    assert "Biggest penalty: Bob&#x27;s 45 points in round 1: entered as a number." in page
+
+
 def test_the_story_grows_while_the_game_is_played(signed_in, member, make_game):
     game = play(make_game(member, names=("Ann", "Bob")), ROUND_1, finish=False)
     live = signed_in.get(f"/nights/{game.night_id}/live/").content.decode()

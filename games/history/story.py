@@ -17,6 +17,7 @@ class Moment:
     text: str
     game_id: int
     round: int | None
+    game_name: str = ""  # the game's name, heading its lines where a night has several
 
 
 @dataclass(frozen=True)
@@ -181,8 +182,10 @@ def why(tale: Tale, facts: RoundFacts, hand, names: dict) -> list[str]:
     """The rules' reasons for a hand's points, as the round page gives them: its own count's
     reasons, then what the round did to it (doubled, capped), or the name of its outcome."""
     kind, rules = tale.kind_def, tale.engine_rules
-    if hand.outcome != engine.CARDS:
-        return [engine.NAMES.get(hand.outcome, hand.outcome)]
+    if hand.outcome == engine.POINTS:
+        return ["entered as a number"]
+    if hand.outcome != engine.CARDS:  # a fixed penalty: its name (a drop, a wrong declaration)
+        return [engine.NAMES.get(hand.outcome, hand.outcome).lower()]
     try:
         count, reasons = kind.own_count(hand.outcome, hand.cards, facts.number, rules, hand.extra)
     except (engine.CardError, ValueError, KeyError):
@@ -264,7 +267,7 @@ def game_story(tale: Tale, names: dict) -> list[Moment]:
 
 def _line_maker(tale: Tale):
     def line(topic, text, number):
-        return Moment(topic, text + ".", tale.game_id, number)
+        return Moment(topic, text + ".", tale.game_id, number, tale.kind_def.name)
 
     return line
 
