@@ -239,6 +239,10 @@ def game_story(tale: Tale, names: dict) -> list[Moment]:
             )
         )
     deciding = deciding_round(tale)
+    # Told only where the last lead is the final one (a game's bonuses may reorder the end).
+    if deciding is not None and tale.finished and len(tale.rounds) > 1:
+        leaders = {player for player, place in deciding.places.items() if place == 1}
+        deciding = deciding if leaders == set(tale.winners) else None
     if deciding is not None and tale.finished and len(tale.rounds) > 1:
         if deciding is tale.rounds[0]:
             text = f"{joined(firsts)} led from {kind.round_word} {deciding.number} to the end"
