@@ -57,13 +57,17 @@ GEOMETRY = 1 + len(RANKS) + len(SUITS)
 @dataclass(frozen=True)
 class CardReading:
     """One card found: its label in RULES.md's notation, how sure the reader is, the box of
-    its clearest corner index in the photo's pixels, and the best other label it could be."""
+    its clearest corner index in the photo's pixels, the best other label it could be, and
+    where the card lies: its centre and its reach (from a corner index to the centre), in the
+    photo's pixels."""
 
     card: str
     confidence: float
     box: tuple[int, int, int, int]
     alternative: str
     alternative_confidence: float
+    centre: tuple[float, float] = (0.0, 0.0)
+    reach: float = 0.0
 
     def as_dict(self):
         return {
@@ -399,10 +403,22 @@ def cards_from_corners(corners: list[Corner], scale=1.0, size=None) -> list[Card
                 box=_in_photo(best.box, scale, size),
                 alternative=LABELS[second],
                 alternative_confidence=float(labels[second] * sureness),
+                centre=_card_centre(group, scale),
+                reach=float(np.mean([np.hypot(*c.to_card_centre) for c in group]) * scale),
             )
         )
     cards.sort(key=lambda c: (c.box[1], c.box[0]))
     return cards
+
+
+def _card_centre(group, scale):
+    """Midway between a card's two corner indices, or where its one corner points."""
+    if len(group) == 2:
+        x, y = np.mean([c.centre for c in group], axis=0)
+    else:
+        (cx, cy), (tx, ty) = group[0].centre, group[0].to_card_centre
+        x, y = cx + tx, cy + ty
+    return (round(float(x) * scale, 1), round(float(y) * scale, 1))
 
 
 def _in_photo(box, scale, size):
