@@ -257,3 +257,14 @@ def test_the_namers_answers_for_each_crop_are_averaged_corner_by_corner(monkeypa
     for c in range(3):
         expected = 2.0 * np.mean([look * 3 + c for look in range(looks)])
         assert answers[c] == pytest.approx(np.full(width, expected))
+
+
+def test_the_looks_run_at_once_on_two_cores_read_just_as_one_at_a_time(monkeypatch):
+    from games.vision import reader
+
+    data = (FIXTURES / "hand.jpg").read_bytes()
+    monkeypatch.setattr(reader, "AT_ONCE", 1)
+    one_at_a_time = read_cards(data)
+    monkeypatch.setattr(reader, "AT_ONCE", 2)
+    assert read_cards(data) == one_at_a_time
+    assert Counter(c.card for c in one_at_a_time) == Counter(HAND.split())

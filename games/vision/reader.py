@@ -3,7 +3,9 @@
 import math
 import os
 import threading
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
+from functools import partial
 from pathlib import Path
 
 import numpy as np
@@ -19,6 +21,12 @@ INDEX_MODEL_PATH = Path(__file__).with_name("index.onnx")
 FAR_INDEX_MODEL_PATH = Path(__file__).with_name("index-far.onnx")
 NAMERS = (INDEX_MODEL_PATH, FAR_INDEX_MODEL_PATH)
 THREADS = int(os.environ.get("SCOREKEEPER_VISION_THREADS", "1"))
+# How many of the finder's looks (and of the namers) run at once, each on one core: onnxruntime
+# lets go of the GIL while it runs. By default the cores this process may use, at most two; the
+# answer is the same, the looks' maps are added up in the same order.
+AT_ONCE = int(os.environ.get("SCOREKEEPER_VISION_AT_ONCE", "0")) or min(
+    2, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+)
 FOUND = 0.3  # heat above which a corner index counts as seen
 NOT_AN_INDEX = 0.5  # a crop the namer calls "none" with more than this is not a card
 INDEX_ASPECT = 0.4  # an index's width over its height, about the same in every deck
@@ -104,6 +112,18 @@ class Corner:
 _sessions = {}
 _sessions_lock = threading.Lock()
 _namers = NAMERS
+_pool = (None, None)  # (the process it was made in, the threads that run looks at once)
+
+
+def _all_at_once(calls):
+    """What each of `calls` (functions of nothing) returns, in order, AT_ONCE run at a time."""
+    global _pool
+    if AT_ONCE <= 1 or len(calls) <= 1:
+        return [call() for call in calls]
+    with _sessions_lock:
+        if _pool[0] != os.getpid():  # threads do not survive a fork: a forked worker makes its own
+            _pool = (os.getpid(), ThreadPoolExecutor(AT_ONCE, thread_name_prefix="vision"))
+    return list(_pool[1].map(lambda call: call(), calls))
 
 
 def _session(path):
@@ -156,12 +176,18 @@ def find_corners(pixels: np.ndarray) -> list[Corner]:
     each keeping the indices of its band of lengths, one corner for each index."""
     h, w, _ = pixels.shape
     image = Image.fromarray(pixels)
+    scales = [
+        (factor, shortest, longest, pixels if factor == 1 else np.asarray(image.reduce(factor)))
+        for factor, shortest, longest in SCALES
+        if min(h, w) // factor >= SMALLEST_LOOK
+    ]
+    # Every look of every scale at once, then each scale's looks averaged.
+    looks = [(_padded(look), k) for *_, look in scales for k in TURNS]
+    seen = iter(_all_at_once([partial(_look, padded, k) for padded, k in looks]))
     corners = []
-    for factor, shortest, longest in SCALES:
-        if min(h, w) // factor < SMALLEST_LOOK:
-            continue
-        look = pixels if factor == 1 else np.asarray(image.reduce(factor))
-        for corner in corners_from_maps(run_model(look)):
+    for factor, shortest, longest, look in scales:
+        maps = _averaged([next(seen) for _ in TURNS], look.shape)
+        for corner in corners_from_maps(maps):
             corner = corner.scaled(float(factor)) if factor > 1 else corner
             if shortest <= _length(corner) < longest:
                 corners.append(corner)
@@ -175,21 +201,34 @@ def _length(corner):
 def run_model(pixels: np.ndarray, turns=None) -> np.ndarray:
     """The finder's maps for the photo, averaged over the photo looked at in each of `turns`
     quarter turns (the maps of a turned look turned back, their vectors with them)."""
+    padded = _padded(pixels)
+    looks = TURNS if turns is None else turns
+    return _averaged(_all_at_once([partial(_look, padded, k) for k in looks]), pixels.shape)
+
+
+def _padded(pixels):
+    """The photo padded to a multiple of 16 pixels each way, as the finder takes it."""
     h, w, _ = pixels.shape
     ph, pw = -h % 16, -w % 16
     if ph or pw:
         pixels = np.pad(pixels, ((0, ph), (0, pw), (0, 0)), constant_values=128)
-    total = None
-    looks = TURNS if turns is None else turns
-    for k in looks:
-        turned = np.rot90(pixels, k)
-        batch = np.ascontiguousarray(turned.transpose(2, 0, 1)[None])
-        maps = _model().run(None, {"image": batch})[0][0]
-        if k % 4:
-            maps = _turned_back(maps, k % 4)
-        total = maps if total is None else total + maps
+    return pixels
+
+
+def _look(padded, k):
+    """The finder's maps of the padded photo turned k quarter turns, turned back."""
+    batch = np.ascontiguousarray(np.rot90(padded, k).transpose(2, 0, 1)[None])
+    maps = _model().run(None, {"image": batch})[0][0]
+    return _turned_back(maps, k % 4) if k % 4 else maps
+
+
+def _averaged(looks, shape):
+    """The looks' maps averaged (added up in order), cut to the photo's own size."""
+    total = looks[0]
+    for maps in looks[1:]:
+        total = total + maps
     maps = total / len(looks)
-    return maps[:, : -(-h // STRIDE), : -(-w // STRIDE)]
+    return maps[:, : -(-shape[0] // STRIDE), : -(-shape[1] // STRIDE)]
 
 
 def _turned_back(maps, k):
@@ -228,7 +267,9 @@ def _name(image, corners, flip=False):
     crops = np.stack(
         [_upright_crop(image, c, flip, zoom, spin) for zoom, spin in INDEX_LOOKS for c in corners]
     )
-    answers = [_model(namer).run(None, {"crops": crops})[0] for namer in _namers]
+    answers = _all_at_once(
+        [partial(lambda n: _model(n).run(None, {"crops": crops})[0], n) for n in _namers]
+    )
     return np.mean(answers, axis=0).reshape(len(INDEX_LOOKS), len(corners), -1).mean(axis=0)
 
 
