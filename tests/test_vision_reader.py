@@ -10,7 +10,8 @@ import pytest
 from PIL import Image
 
 from games.vision import CardReading, check_words, read_cards, unsure
-from games.vision.reader import LABELS, Corner, card_mismatch, cards_from_corners, same_card
+from games.vision.pairing import card_mismatch, cards_from_corners, same_card
+from games.vision.readings import LABELS, Corner
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures" / "vision"
 HAND = "7H QS 10D AC 7H JK 5S"  # games/vision/training/fixtures.py lays these out
