@@ -22,7 +22,8 @@ around the middle of the hands' centres (in the photo: bottom, left, top, right 
 import math
 from dataclasses import dataclass
 
-from games.vision.reader import CardReading, read_cards
+from games.vision.reader import read_cards
+from games.vision.readings import CardReading
 
 HANDS = range(2, 7)  # how many hands a table photo may be read into
 LINK = 1.5  # reaches: cards whose centres are nearer are one hand's
