@@ -77,6 +77,9 @@ def _session(path):
     options.intra_op_num_threads = THREADS
     options.inter_op_num_threads = 1
     options.log_severity_level = 3
+    # Without onnxruntime's own arena a worker gives back a look's memory when it is done: about
+    # 210 MB a worker after reading a 52-card photo instead of 370 (MODEL.md), for the same time.
+    options.enable_cpu_mem_arena = False
     return onnxruntime.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
 
 
