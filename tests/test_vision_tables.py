@@ -97,6 +97,20 @@ def test_gin_the_knockers_melds_laid_down_count_as_the_knockers_hand():
     assert sorted(names(table.hands[1])) == sorted(names(other))
 
 
+def test_gin_melds_laid_mid_table_join_the_hand_they_make_whole_not_the_nearer_one():
+    # The knocker kept three cards and laid seven in melds in the middle of the table, a
+    # little nearer the other player's ten: hands are dealt alike, so the melds make the
+    # knocker's ten, not the other's seventeen.
+    knocker = hand(BOTTOM, ["9C", "KD", "2S"], step=0.5)
+    laid = ["4H", "5H", "6H", "7H", "QS", "QD", "QC"]
+    melds = [card(name, 450 + i * 30, 580) for i, name in enumerate(laid)]
+    other = hand(TOP, ["AC", "3C", "8D", "8H", "JS", "10D", "6S", "2D", "KH", "5C"], step=0.5)
+    table = group_hands(shuffled(knocker + melds + other), 2)
+    assert sorted(names(table.hands[0])) == sorted(names(knocker + melds))
+    assert sorted(names(table.hands[1])) == sorted(names(other))
+    assert table.doubtful == ()
+
+
 def test_where_two_hands_touch_the_cards_between_them_are_doubtful_and_in_neither_hand():
     # The bottom hand's row runs left into the corner where the left hand's row comes down,
     # and a card lies in the corner as near the one row as the other: where it lies cannot
