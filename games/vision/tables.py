@@ -66,34 +66,34 @@ def group_hands(cards: list[CardReading], hands: int) -> TableReading:
     (the rule is this module's docstring)."""
     if hands not in HANDS:
         raise ValueError(hands_words(hands))
-    unit = _unit(cards)
-    groups = _pieces(cards, unit)
+    gaps = _gaps(cards)
+    groups = _pieces(gaps)
     share = max(1.0, len(cards) / hands)
-    while len(groups) > hands:
-        groups = _join_nearest(cards, groups, unit, share)
+    groups = _joined(gaps, groups, hands, share)
     while len(groups) < hands and any(len(g) > 1 for g in groups):
-        groups = _cut_fullest(cards, groups, unit, share)
+        groups = _cut_fullest(gaps, groups, share)
     groups = _in_table_order(cards, groups)
     groups += [[] for _ in range(hands - len(groups))]
-    return _with_doubts(cards, groups, unit)
+    return _with_doubts(cards, groups, gaps)
 
 
-def _unit(cards):
-    """The length things are measured in: the cards' median reach (1 if none is known)."""
+def _gaps(cards):
+    """How far apart each two cards' centres lie, in reaches: theirs where known (a card
+    across the table is smaller in the photo than one near the lens), else the cards' median
+    reach (1 if none is known)."""
     reaches = sorted(c.reach for c in cards if c.reach > 0)
-    return reaches[len(reaches) // 2] if reaches else 1.0
+    unit = reaches[len(reaches) // 2] if reaches else 1.0
+
+    def gap(a, b):
+        reach = (a.reach + b.reach) / 2 if a.reach > 0 and b.reach > 0 else unit
+        return math.dist(a.centre, b.centre) / reach
+
+    return [[gap(a, b) for b in cards] for a in cards]
 
 
-def _gap(a: CardReading, b: CardReading, unit):
-    """How far apart two cards' centres lie, in reaches (theirs where known: a card across
-    the table is smaller in the photo than one near the lens)."""
-    reach = (a.reach + b.reach) / 2 if a.reach > 0 and b.reach > 0 else unit
-    return math.dist(a.centre, b.centre) / reach
-
-
-def _pieces(cards, unit):
+def _pieces(gaps):
     """Groups of card indices, each joined by cards within LINK of one another."""
-    parent = list(range(len(cards)))
+    parent = list(range(len(gaps)))
 
     def root(i):
         while parent[i] != i:
@@ -101,37 +101,48 @@ def _pieces(cards, unit):
             i = parent[i]
         return i
 
-    for i, a in enumerate(cards):
-        for j in range(i + 1, len(cards)):
-            if _gap(a, cards[j], unit) < LINK:
+    for i, row in enumerate(gaps):
+        for j in range(i + 1, len(gaps)):
+            if row[j] < LINK:
                 parent[root(i)] = root(j)
     pieces = {}
-    for i in range(len(cards)):
+    for i in range(len(gaps)):
         pieces.setdefault(root(i), []).append(i)
     return list(pieces.values())
 
 
-def _join_nearest(cards, groups, unit, share):
-    """The groups with the two that are cheapest to join joined: their nearest cards' gap,
-    plus OVERFULL for each share of cards the joined group holds beyond one hand's."""
+def _joined(gaps, groups, hands, share):
+    """The groups joined, the two cheapest to join first, until `hands` are left: a join
+    costs its groups' nearest cards' gap, plus OVERFULL for each share of cards the joined
+    group holds beyond one hand's."""
+    groups = [list(g) for g in groups]
+    apart = [[min(gaps[i][j] for i in a for j in b) for b in groups] for a in groups]
+    while len(groups) > hands:
 
-    def cost(pair):
-        a, b = groups[pair[0]], groups[pair[1]]
-        gap = min(_gap(cards[i], cards[j], unit) for i in a for j in b)
-        return gap + OVERFULL * max(0.0, (len(a) + len(b)) / share - 1)
+        def cost(pair):
+            i, j = pair
+            return apart[i][j] + OVERFULL * max(0.0, (len(groups[i]) + len(groups[j])) / share - 1)
 
-    pairs = [(i, j) for i in range(len(groups)) for j in range(i + 1, len(groups))]
-    i, j = min(pairs, key=cost)
-    joined = groups[i] + groups[j]
-    return [g for k, g in enumerate(groups) if k not in (i, j)] + [joined]
+        i, j = min(
+            ((i, j) for i in range(len(groups)) for j in range(i + 1, len(groups))), key=cost
+        )
+        groups[i] += groups.pop(j)
+        nearest = [min(x, y) for x, y in zip(apart[i], apart[j], strict=True)]
+        for row, value in zip(apart, nearest, strict=True):
+            row[i] = value
+        apart[i] = nearest
+        apart.pop(j)
+        for row in apart:
+            row.pop(j)
+    return groups
 
 
-def _cut_fullest(cards, groups, unit, share):
+def _cut_fullest(gaps, groups, share):
     """The groups with the one holding most hands' worth of cards cut in two: along its
     spanning tree's edge that leaves each side nearest a whole number of hands (in shares
     of cards), the wider gap preferred."""
     fullest = max((g for g in groups if len(g) > 1), key=len)
-    edges = _spanning_tree(cards, fullest, unit)
+    edges = _spanning_tree(gaps, fullest)
 
     def sides(edge):
         neighbours = {i: [] for i in fullest}
@@ -159,17 +170,16 @@ def _cut_fullest(cards, groups, unit, share):
     return [g for g in groups if g is not fullest] + [one, other]
 
 
-def _spanning_tree(cards, group, unit):
+def _spanning_tree(gaps, group):
     """The shortest tree joining the group's cards (Prim): edges (i, j, gap in reaches)."""
-    inside, edges = {group[0]}, []
-    best = {i: (_gap(cards[group[0]], cards[i], unit), group[0]) for i in group[1:]}
+    edges = []
+    best = {i: (gaps[group[0]][i], group[0]) for i in group[1:]}
     while best:
         i = min(best, key=lambda k: best[k][0])
         gap, j = best.pop(i)
-        inside.add(i)
         edges.append((j, i, gap))
         for k in best:
-            nearer = _gap(cards[i], cards[k], unit)
+            nearer = gaps[i][k]
             if nearer < best[k][0]:
                 best[k] = (nearer, i)
     return edges
@@ -200,15 +210,13 @@ def _in_table_order(cards, groups):
     return [held[k] for k in sorted(range(len(held)), key=turn)]
 
 
-def _with_doubts(cards, groups, unit):
+def _with_doubts(cards, groups, gaps):
     """The reading: each card in its group's hand, but one that lies about as near another
     hand as its own in none, listed as doubtful with both (or more)."""
     hand_of = {i: h for h, g in enumerate(groups) for i in g}
     hands, doubtful = [[] for _ in groups], []
     for i, card in enumerate(cards):
-        nearest = [
-            min((_gap(card, cards[j], unit) for j in g if j != i), default=math.inf) for g in groups
-        ]
+        nearest = [min((gaps[i][j] for j in g if j != i), default=math.inf) for g in groups]
         own = hand_of[i]
         # A card alone in its hand is doubtful only where it touches another hand.
         limit = LINK if math.isinf(nearest[own]) else NEAR_AS * nearest[own]
