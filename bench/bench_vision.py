@@ -104,15 +104,20 @@ def report(name, rows, note=""):
     }
 
 
-def real_set(folder: Path, verbose=False):
+def labelled_photos(folder: Path):
+    """(photo, its bytes, {card: labelled corner boxes}) for each of bidly's labelled photos."""
     from PIL import Image
 
-    rows = []
     for labels in sorted(folder.glob("*-labels.json")):
         photo = folder / (labels.name.split("-net")[0] + ".jpg")
-        data = photo.read_bytes()
         with Image.open(photo) as image:
             truth = bidly_labels(labels, *image.size)
+        yield photo, photo.read_bytes(), truth
+
+
+def real_set(folder: Path, verbose=False):
+    rows = []
+    for photo, data, truth in labelled_photos(folder):
         start = time.perf_counter()
         found = read_cards(data)
         seconds = time.perf_counter() - start
@@ -166,14 +171,8 @@ def table_report(name, rows, note=""):
 
 def real_tables(folder: Path, hands: int, verbose=False):
     """bidly's deals read as tables of `hands` hands, as `read_cards --hands` reads them."""
-    from PIL import Image
-
     rows = []
-    for labels in sorted(folder.glob("*-labels.json")):
-        photo = folder / (labels.name.split("-net")[0] + ".jpg")
-        data = photo.read_bytes()
-        with Image.open(photo) as image:
-            truth = bidly_labels(labels, *image.size)
+    for photo, data, truth in labelled_photos(folder):
         start, cpu = time.perf_counter(), time.process_time()
         table = read_table(data, hands)
         seconds, cpu = time.perf_counter() - start, time.process_time() - cpu
