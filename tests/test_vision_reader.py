@@ -224,7 +224,7 @@ def test_each_index_is_named_by_both_committed_namers_from_five_crops(monkeypatc
     cards = read_cards((FIXTURES / "hand.jpg").read_bytes())
     assert Counter(c.card for c in cards) == Counter(HAND.split())
     first = calls[:2]
-    assert [path for path, _ in first] == list(reader.NAMERS)
+    assert sorted(path for path, _ in first) == sorted(reader.NAMERS)  # they run at once
     # Every corner the finder kept is cropped five ways (at least one corner a card), and
     # both namers read the same crops.
     assert first[0][1] == first[1][1] and first[0][1] % len(reader.INDEX_LOOKS) == 0
