@@ -260,6 +260,21 @@ def test_the_namers_answers_for_each_crop_are_averaged_corner_by_corner(monkeypa
         assert answers[c] == pytest.approx(np.full(width, expected))
 
 
+def test_looks_run_at_once_on_the_cores_asked_for_unless_the_environment_says(monkeypatch):
+    from games.vision import reader
+
+    monkeypatch.setattr(reader, "AT_ONCE", 1)
+    monkeypatch.delenv("SCOREKEEPER_VISION_AT_ONCE", raising=False)
+    reader.run_at_once(3)
+    assert reader.AT_ONCE == 3
+    reader.run_at_once()
+    assert 1 <= reader.AT_ONCE <= 4
+    reader.run_at_once(3)
+    monkeypatch.setenv("SCOREKEEPER_VISION_AT_ONCE", "1")  # read when the process started
+    reader.run_at_once(2)
+    assert reader.AT_ONCE == 3
+
+
 def test_the_looks_run_at_once_on_two_cores_read_just_as_one_at_a_time(monkeypatch):
     from games.vision import reader
 

@@ -24,11 +24,10 @@ FAR_INDEX_MODEL_PATH = Path(__file__).with_name("index-far.onnx")
 NAMERS = (INDEX_MODEL_PATH, FAR_INDEX_MODEL_PATH)
 THREADS = int(os.environ.get("SCOREKEEPER_VISION_THREADS", "1"))
 # How many of the finder's looks (and of the namers) run at once, each on one core: onnxruntime
-# lets go of the GIL while it runs. By default the cores this process may use, at most two; the
-# answer is the same, the looks' maps are added up in the same order.
-AT_ONCE = int(os.environ.get("SCOREKEEPER_VISION_AT_ONCE", "0")) or min(
-    2, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
-)
+# lets go of the GIL while it runs, and the looks' maps are added up in the same order, so the
+# cards read are the same. One by default: a web worker reads beside the other workers' pages,
+# and each look run at once holds its own memory (MODEL.md); `read_cards` uses its cores.
+AT_ONCE = int(os.environ.get("SCOREKEEPER_VISION_AT_ONCE", "1"))
 FOUND = 0.3  # heat above which a corner index counts as seen
 NOT_AN_INDEX = 0.5  # a crop the namer calls "none" with more than this is not a card
 INDEX_ASPECT = 0.4  # an index's width over its height, about the same in every deck
@@ -56,7 +55,19 @@ GEOMETRY = 1 + len(RANKS) + len(SUITS)
 _sessions = {}
 _sessions_lock = threading.Lock()
 _namers = NAMERS
-_pool = (None, None)  # (the process it was made in, the threads that run looks at once)
+_pool = (None, None)  # ((the process it was made in, its size), the threads that run looks)
+
+
+def run_at_once(looks: int | None = None):
+    """Run `looks` of the finder's looks at once from now on; by default as many as the cores
+    this process may use, at most four (SCOREKEEPER_VISION_AT_ONCE, where set, wins)."""
+    global AT_ONCE
+    if "SCOREKEEPER_VISION_AT_ONCE" in os.environ:
+        return
+    if looks is None:
+        cores = os.sched_getaffinity(0) if hasattr(os, "sched_getaffinity") else None
+        looks = min(4, len(cores) if cores else os.cpu_count() or 1)
+    AT_ONCE = max(1, looks)
 
 
 def _all_at_once(calls):
@@ -65,9 +76,13 @@ def _all_at_once(calls):
     if AT_ONCE <= 1 or len(calls) <= 1:
         return [call() for call in calls]
     with _sessions_lock:
-        if _pool[0] != os.getpid():  # threads do not survive a fork: a forked worker makes its own
-            _pool = (os.getpid(), ThreadPoolExecutor(AT_ONCE, thread_name_prefix="vision"))
-    return list(_pool[1].map(lambda call: call(), calls))
+        made_for, pool = _pool
+        if made_for != (os.getpid(), AT_ONCE):  # threads do not survive a fork
+            if pool is not None and made_for[0] == os.getpid():
+                pool.shutdown(wait=False)
+            pool = ThreadPoolExecutor(AT_ONCE, thread_name_prefix="vision")
+            _pool = ((os.getpid(), AT_ONCE), pool)
+    return list(pool.map(lambda call: call(), calls))
 
 
 def _session(path):

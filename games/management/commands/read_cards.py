@@ -10,6 +10,7 @@ from pathlib import Path
 from django.core.management.base import BaseCommand, CommandError
 
 from games.vision import HANDS, MAX_BYTES, PhotoError, TableReading, read_cards, read_table
+from games.vision.reader import run_at_once
 from games.vision.tables import hands_words
 
 
@@ -46,6 +47,7 @@ class Command(BaseCommand):
         )
 
     def handle(self, *args, photos, **options):
+        run_at_once()  # a command has its cores to itself: the finder's looks run on them at once
         hands = options["hands"]
         failed = 0
         for photo in photos:
