@@ -14,6 +14,14 @@ ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = ROOT / "tests" / "fixtures" / "vision"
 
 
+@pytest.fixture(autouse=True)
+def _looks_at_once_put_back(monkeypatch):
+    """The command runs the finder's looks on its cores (reader.run_at_once): put it back."""
+    from games.vision import reader
+
+    monkeypatch.setattr(reader, "AT_ONCE", reader.AT_ONCE)
+
+
 def read_cards(*arguments):
     return subprocess.run(
         [sys.executable, "manage.py", "read_cards", *map(str, arguments)],
@@ -68,10 +76,7 @@ TABLE = {  # tests/fixtures/vision/real-table.jpg, read by eye (its README)
 }
 
 
-def test_a_table_photo_is_read_into_its_hands_bottom_left_top_right(monkeypatch):
-    from games.vision import reader
-
-    monkeypatch.setattr(reader, "AT_ONCE", reader.AT_ONCE)  # the command runs looks at once
+def test_a_table_photo_is_read_into_its_hands_bottom_left_top_right():
     out = io.StringIO()
     call_command(
         "read_cards", "--hands", "4", "--json", str(FIXTURES / "real-table.jpg"), stdout=out
