@@ -19,7 +19,8 @@ import time
 from collections import Counter
 from pathlib import Path
 
-from games.vision import read_cards, reader
+from bench.vision_tables import BY_EYE, deal_hands
+from games.vision import group_hands, read_cards, read_table, reader
 from games.vision.labels import RANKS
 from games.vision.reader import read_pixels
 
@@ -41,12 +42,13 @@ def bidly_labels(path: Path, width: int, height: int):
     return corners
 
 
-def matched(found, truth, counts=None):
-    """How many of the found cards are right: named as a labelled card, near one of its
-    labelled corners; each labelled card counted once (or `counts[card]` times)."""
+def matching(found, truth, counts=None):
+    """The found cards that are right, each with the labelled card it is: named as a labelled
+    card, near one of its labelled corners; each labelled card counted once (or
+    `counts[card]` times)."""
     free = {card: list(boxes) for card, boxes in truth.items()}
     left = dict(counts or dict.fromkeys(truth, 1))
-    right = 0
+    right = []
     for reading in sorted(found, key=lambda c: -c.confidence):
         boxes = free.get(reading.card)
         if not boxes:
@@ -60,11 +62,16 @@ def matched(found, truth, counts=None):
             and abs(y - (b[1] + b[3]) / 2) < 2 * max(b[2] - b[0], b[3] - b[1])
         ]
         if near:
-            right += 1
+            right.append((reading, reading.card))
             left[reading.card] -= 1
             if not left[reading.card]:
                 del free[reading.card]
     return right
+
+
+def matched(found, truth, counts=None):
+    """How many of the found cards are right (`matching`)."""
+    return len(matching(found, truth, counts))
 
 
 def percentile(values, q):
@@ -97,15 +104,20 @@ def report(name, rows, note=""):
     }
 
 
-def real_set(folder: Path, verbose=False):
+def labelled_photos(folder: Path):
+    """(photo, its bytes, {card: labelled corner boxes}) for each of bidly's labelled photos."""
     from PIL import Image
 
-    rows = []
     for labels in sorted(folder.glob("*-labels.json")):
         photo = folder / (labels.name.split("-net")[0] + ".jpg")
-        data = photo.read_bytes()
         with Image.open(photo) as image:
             truth = bidly_labels(labels, *image.size)
+        yield photo, photo.read_bytes(), truth
+
+
+def real_set(folder: Path, verbose=False):
+    rows = []
+    for photo, data, truth in labelled_photos(folder):
         start = time.perf_counter()
         found = read_cards(data)
         seconds = time.perf_counter() - start
@@ -118,6 +130,76 @@ def real_set(folder: Path, verbose=False):
                 f"  {photo.name}: {right}/{len(truth)} right, {len(found)} reported, "
                 f"missed {' '.join(missed) or 'none'}, {seconds:.3f} s"
             )
+    return rows
+
+
+def table_row(table, truth, hand_of, seconds, cpu=0.0):
+    """One table photo's figures: the card figures (right, reported, labelled, seconds) of
+    every card read (in a hand or doubtful), then the cards read in their right hand, the
+    hands read exactly (each hand's cards just those labelled in it, no card doubtful), the
+    hands, the doubtful cards, and the CPU seconds the read took (every thread's: what the
+    machine's load does not change)."""
+    found = [c for hand in table.hands for c in hand] + [d.reading for d in table.doubtful]
+    right = matching(found, truth)
+    in_hand = {id(c): k for k, hand in enumerate(table.hands) for c in hand}
+    placed = sum(1 for reading, card in right if in_hand.get(id(reading)) == hand_of[card])
+    exact = sum(
+        1
+        for k, hand in enumerate(table.hands)
+        if sorted(c.card for c in hand) == sorted(c for c in truth if hand_of[c] == k)
+        and not any(k in d.hands for d in table.doubtful)
+    )
+    doubtful = len(table.doubtful)
+    hands = len(table.hands)
+    return (len(right), len(found), len(truth), seconds, placed, exact, hands, doubtful, cpu)
+
+
+def table_report(name, rows, note=""):
+    """The card figures (`report`), then the tables': cards in the right hand, hands exact."""
+    figures = report(name, rows, note)
+    placed, found, labelled, right = (sum(r[k] for r in rows) for k in (4, 1, 2, 0))
+    exact, hands, doubtful = (sum(r[k] for r in rows) for k in (5, 6, 7))
+    print(
+        f"  cards in the right hand: recall {placed / max(1, labelled):.2%} ({placed}/{labelled})"
+        f"  precision {placed / max(1, found):.2%} ({placed}/{found})\n"
+        f"  hands read exactly {exact}/{hands}  doubtful cards {doubtful}  "
+        f"(of the cards read right, {placed / max(1, right):.2%} in the right hand)\n"
+        f"  CPU seconds per photo (both threads): mean {sum(r[8] for r in rows) / len(rows):.3f}"
+    )
+    return figures | {"in_hand_recall": placed / max(1, labelled), "hands_exact": exact}
+
+
+def real_tables(folder: Path, hands: int, verbose=False):
+    """bidly's deals read as tables of `hands` hands, as `read_cards --hands` reads them."""
+    rows = []
+    for photo, data, truth in labelled_photos(folder):
+        start, cpu = time.perf_counter(), time.process_time()
+        table = read_table(data, hands)
+        seconds, cpu = time.perf_counter() - start, time.process_time() - cpu
+        hand_of = deal_hands(truth, hands, by_eye=BY_EYE.get(photo.name))
+        rows.append(table_row(table, truth, hand_of, seconds, cpu))
+        if verbose:
+            print(f"  {photo.name}: {rows[-1][4]}/{len(truth)} in the right hand, "
+                  f"{rows[-1][5]}/{hands} hands exact, {rows[-1][3]:.3f} s")  # fmt: skip
+    return rows
+
+
+def composed_tables(count, seed, photographed=None, verbose=False):
+    """Table photos composed with their hands known (bench/vision_tables.py): not the measure."""
+    from bench.vision_tables import faces_for_tables, labelled, table_scene
+
+    faces = faces_for_tables(photographed, seed)
+    rows = []
+    for i in range(count):
+        photo, corners, hand_of, hands = table_scene(random.Random(seed * 7919 + i), faces)
+        truth = labelled(corners)
+        start, cpu = time.perf_counter(), time.process_time()
+        table = group_hands(read_pixels(photo), hands)
+        seconds, cpu = time.perf_counter() - start, time.process_time() - cpu
+        rows.append(table_row(table, truth, hand_of, seconds, cpu))
+        if verbose:
+            print(f"  table {i}: {hands} hands, {rows[-1][4]}/{len(truth)} in the right hand, "
+                  f"{rows[-1][5]}/{hands} hands exact, {rows[-1][7]} doubtful")  # fmt: skip
     return rows
 
 
@@ -212,6 +294,14 @@ def main(argv=None):
     parser.add_argument(
         "--photographed", type=Path, help="real card-face photos for the synthetic sets"
     )
+    parser.add_argument(
+        "--hands",
+        type=int,
+        help="read the --real deals as photos of the table in N hands (read_cards --hands N)",
+    )
+    parser.add_argument(
+        "--tables", type=int, default=0, help="composed table photos (2 to 6 hands) to read"
+    )
     parser.add_argument("--finder", type=Path, help="another finder than the committed one")
     parser.add_argument(
         "--namers", type=Path, nargs="+", help="other namers than the committed two (averaged)"
@@ -219,23 +309,39 @@ def main(argv=None):
     parser.add_argument("--seed", type=int, default=20261124)
     parser.add_argument("--verbose", action="store_true", help="each photo's misses")
     args = parser.parse_args(argv)
-    if not (args.real or args.held_out or args.synthetic or args.deals or args.small_deals):
+    if not (
+        args.real
+        or args.held_out
+        or args.synthetic
+        or args.deals
+        or args.small_deals
+        or args.tables
+    ):
         parser.error(
             "give --real FOLDER (bidly's test-deals), --held-out FOLDER (CardCounterML), "
-            "--synthetic N, --deals N or --small-deals N"
+            "--synthetic N, --deals N, --small-deals N or --tables N"
         )
     if args.finder or args.namers:
         reader.use_models(args.finder or reader.MODEL_PATH, args.namers or reader.NAMERS)
     read_cards(_warm_up_photo())
     models = " ".join(str(p) for p in (args.finder or reader.MODEL_PATH, *reader._namers))
     for folder in args.real:
-        count_reading(f"bidly {folder.name} with {models}")
-        report(f"real: {folder.name}", real_set(folder, args.verbose))
+        count_reading(
+            f"bidly {folder.name} with {models}" + f" --hands {args.hands}" * bool(args.hands)
+        )
+        if args.hands:
+            rows = real_tables(folder, args.hands, args.verbose)
+            table_report(f"real tables: {folder.name}, read into {args.hands} hands", rows)
+        else:
+            report(f"real: {folder.name}", real_set(folder, args.verbose))
     if args.held_out:
         count_reading(f"CardCounterML held out with {models}")
         one_hand, rest = held_out_sets(args.held_out, args.verbose)
         report("real held out: photos of one hand (1-13 cards)", one_hand)
         report("real held out: the rest (more cards, or none)", rest)
+    if args.tables:
+        rows = composed_tables(args.tables, args.seed + 3, args.photographed, args.verbose)
+        table_report("composed tables", rows, " (2 to 6 hands, composed: not the measure)")
     if args.synthetic:
         rows = synthetic_set(args.synthetic, args.seed, args.photographed)
         if rows:

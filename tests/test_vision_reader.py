@@ -10,7 +10,8 @@ import pytest
 from PIL import Image
 
 from games.vision import CardReading, check_words, read_cards, unsure
-from games.vision.reader import LABELS, Corner, card_mismatch, cards_from_corners, same_card
+from games.vision.pairing import card_mismatch, cards_from_corners, same_card
+from games.vision.readings import LABELS, Corner
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures" / "vision"
 HAND = "7H QS 10D AC 7H JK 5S"  # games/vision/training/fixtures.py lays these out
@@ -223,7 +224,7 @@ def test_each_index_is_named_by_both_committed_namers_from_five_crops(monkeypatc
     cards = read_cards((FIXTURES / "hand.jpg").read_bytes())
     assert Counter(c.card for c in cards) == Counter(HAND.split())
     first = calls[:2]
-    assert [path for path, _ in first] == list(reader.NAMERS)
+    assert sorted(path for path, _ in first) == sorted(reader.NAMERS)  # they run at once
     # Every corner the finder kept is cropped five ways (at least one corner a card), and
     # both namers read the same crops.
     assert first[0][1] == first[1][1] and first[0][1] % len(reader.INDEX_LOOKS) == 0
@@ -257,3 +258,29 @@ def test_the_namers_answers_for_each_crop_are_averaged_corner_by_corner(monkeypa
     for c in range(3):
         expected = 2.0 * np.mean([look * 3 + c for look in range(looks)])
         assert answers[c] == pytest.approx(np.full(width, expected))
+
+
+def test_looks_run_at_once_on_the_cores_asked_for_unless_the_environment_says(monkeypatch):
+    from games.vision import reader
+
+    monkeypatch.setattr(reader, "AT_ONCE", 1)
+    monkeypatch.delenv("SCOREKEEPER_VISION_AT_ONCE", raising=False)
+    reader.run_at_once(3)
+    assert reader.AT_ONCE == 3
+    reader.run_at_once()
+    assert 1 <= reader.AT_ONCE <= 4
+    reader.run_at_once(3)
+    monkeypatch.setenv("SCOREKEEPER_VISION_AT_ONCE", "1")  # read when the process started
+    reader.run_at_once(2)
+    assert reader.AT_ONCE == 3
+
+
+def test_the_looks_run_at_once_on_two_cores_read_just_as_one_at_a_time(monkeypatch):
+    from games.vision import reader
+
+    data = (FIXTURES / "hand.jpg").read_bytes()
+    monkeypatch.setattr(reader, "AT_ONCE", 1)
+    one_at_a_time = read_cards(data)
+    monkeypatch.setattr(reader, "AT_ONCE", 2)
+    assert read_cards(data) == one_at_a_time
+    assert Counter(c.card for c in one_at_a_time) == Counter(HAND.split())

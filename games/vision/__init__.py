@@ -3,6 +3,7 @@
 read_cards(data: bytes) -> list[CardReading]   # raises a PhotoError for a bad file
 unsure(cards) -> the readings the player should check first
 check_words(card) -> "check: 6 of clubs, or 9?"
+read_table(data: bytes, hands: int) -> TableReading   # the hands of a table photo, in order
 """
 
 from games.vision.photo import (
@@ -16,9 +17,15 @@ from games.vision.photo import (
     TooManyPixels,
 )
 from games.vision.reader import UNSURE_BELOW, CardReading, read_cards, unsure
+from games.vision.tables import HANDS, DoubtfulCard, TableReading, group_hands, read_table
 from games.vision.words import check_words
 
 __all__ = [
+    "HANDS",
+    "DoubtfulCard",
+    "TableReading",
+    "group_hands",
+    "read_table",
     "LONGEST_SIDE",
     "MAX_BYTES",
     "MAX_PIXELS",

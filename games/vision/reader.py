@@ -3,14 +3,18 @@
 import math
 import os
 import threading
-from dataclasses import dataclass, replace
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import replace
+from functools import partial
 from pathlib import Path
 
 import numpy as np
 from PIL import Image
 
 from games.vision.labels import CENTRE_BEARING, CROP, JOKER_RANK, NONE_RANK, RANKS, STRIDE, SUITS
+from games.vision.pairing import cards_from_corners
 from games.vision.photo import open_photo
+from games.vision.readings import CardReading, Corner
 
 MODEL_PATH = Path(__file__).with_name("cards.onnx")  # finds the indices
 # Two namers name each index, turned upright, and their answers are averaged: one trained on
@@ -19,20 +23,16 @@ INDEX_MODEL_PATH = Path(__file__).with_name("index.onnx")
 FAR_INDEX_MODEL_PATH = Path(__file__).with_name("index-far.onnx")
 NAMERS = (INDEX_MODEL_PATH, FAR_INDEX_MODEL_PATH)
 THREADS = int(os.environ.get("SCOREKEEPER_VISION_THREADS", "1"))
+# How many of the finder's looks (and of the namers) run at once, each on one core: onnxruntime
+# lets go of the GIL while it runs, and the looks' maps are added up in the same order, so the
+# cards read are the same. One by default: a web worker reads beside the other workers' pages,
+# and each look run at once holds its own memory (MODEL.md); `read_cards` uses its cores.
+AT_ONCE = int(os.environ.get("SCOREKEEPER_VISION_AT_ONCE", "1"))
 FOUND = 0.3  # heat above which a corner index counts as seen
 NOT_AN_INDEX = 0.5  # a crop the namer calls "none" with more than this is not a card
 INDEX_ASPECT = 0.4  # an index's width over its height, about the same in every deck
 CROP_SIDE = 1.35  # the crop's side over the index's height, as in training
-SAME_CARD = 0.45  # two corners whose card centres are closer (in card sizes) are one card
-# ... or closer than this when they are also read as the same card: in a tight fan the next
-# card's centre is about 0.45 card sizes away, so where alone cannot reach further.
-SAME_CARD_READ_ALIKE = 0.9
-FACING = 20  # degrees: see _facing
 UNSURE_BELOW = 0.8  # a card read with less confidence is marked for the player to check
-# A card read with less confidence than this is not reported at all: on the real validation
-# photos the two readings under it were both wrong (0.14, 0.15), the right ones all above 0.24.
-# The panel's count (found against the hand's size) shows the player a card it leaves out.
-REPORTED_FROM = 0.2
 # The finder looks at the photo turned each of these quarter turns and its maps are averaged:
 # four looks cost four times the finder's time and find more (MODEL.md has the figures).
 TURNS = tuple(int(k) for k in os.environ.get("SCOREKEEPER_VISION_TURNS", "0,1,2,3").split(","))
@@ -47,59 +47,42 @@ SMALLEST_LOOK = 64  # pixels: a look at a photo brought down smaller than this i
 # little further (its side 1.12 times as long), a little closer, and turned a little each
 # way; the answers are averaged.
 INDEX_LOOKS = ((1.0, 0.0), (1.12, 0.0), (0.9, 0.0), (1.0, 8.0), (1.0, -8.0))
-# Every card the model can name.
-LABELS = tuple(f"{rank}{suit}" for rank in RANKS[:JOKER_RANK] for suit in SUITS) + ("JK",)
 # The finder's maps: heat, then rank and suit scores, then from here the geometry (offset x
 # and y, log box width and height, vector to the card's centre x and y).
 GEOMETRY = 1 + len(RANKS) + len(SUITS)
 
 
-@dataclass(frozen=True)
-class CardReading:
-    """One card found: its label in RULES.md's notation, how sure the reader is, the box of
-    its clearest corner index in the photo's pixels, and the best other label it could be."""
-
-    card: str
-    confidence: float
-    box: tuple[int, int, int, int]
-    alternative: str
-    alternative_confidence: float
-
-    def as_dict(self):
-        return {
-            "card": self.card,
-            "confidence": round(self.confidence, 3),
-            "box": list(self.box),
-            "alternative": self.alternative,
-            "alternative_confidence": round(self.alternative_confidence, 3),
-        }
-
-
-@dataclass(frozen=True)
-class Corner:
-    """One corner index seen by the model, in the pixels of the image it was given."""
-
-    centre: tuple[float, float]
-    box: tuple[float, float, float, float]
-    to_card_centre: tuple[float, float]
-    score: float
-    labels: np.ndarray  # probability of each of LABELS
-    real: float = 1.0  # how likely the namer thinks it is an index at all
-
-    def scaled(self, factor):
-        return Corner(
-            (self.centre[0] * factor, self.centre[1] * factor),
-            tuple(v * factor for v in self.box),
-            (self.to_card_centre[0] * factor, self.to_card_centre[1] * factor),
-            self.score,
-            self.labels,
-            self.real,
-        )
-
-
 _sessions = {}
 _sessions_lock = threading.Lock()
 _namers = NAMERS
+_pool = (None, None)  # ((the process it was made in, its size), the threads that run looks)
+
+
+def run_at_once(looks: int | None = None):
+    """Run `looks` of the finder's looks at once from now on; by default as many as the cores
+    this process may use, at most four (SCOREKEEPER_VISION_AT_ONCE, where set, wins)."""
+    global AT_ONCE
+    if "SCOREKEEPER_VISION_AT_ONCE" in os.environ:
+        return
+    if looks is None:
+        cores = os.sched_getaffinity(0) if hasattr(os, "sched_getaffinity") else None
+        looks = min(4, len(cores) if cores else os.cpu_count() or 1)
+    AT_ONCE = max(1, looks)
+
+
+def _all_at_once(calls):
+    """What each of `calls` (functions of nothing) returns, in order, AT_ONCE run at a time."""
+    global _pool
+    if AT_ONCE <= 1 or len(calls) <= 1:
+        return [call() for call in calls]
+    with _sessions_lock:
+        made_for, pool = _pool
+        if made_for != (os.getpid(), AT_ONCE):  # threads do not survive a fork
+            if pool is not None and made_for[0] == os.getpid():
+                pool.shutdown(wait=False)
+            pool = ThreadPoolExecutor(AT_ONCE, thread_name_prefix="vision")
+            _pool = ((os.getpid(), AT_ONCE), pool)
+    return list(pool.map(lambda call: call(), calls))
 
 
 def _session(path):
@@ -109,6 +92,9 @@ def _session(path):
     options.intra_op_num_threads = THREADS
     options.inter_op_num_threads = 1
     options.log_severity_level = 3
+    # Without onnxruntime's own arena a worker gives back a look's memory when it is done: about
+    # 210 MB a worker after reading a 52-card photo instead of 370 (MODEL.md), for the same time.
+    options.enable_cpu_mem_arena = False
     return onnxruntime.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
 
 
@@ -152,12 +138,18 @@ def find_corners(pixels: np.ndarray) -> list[Corner]:
     each keeping the indices of its band of lengths, one corner for each index."""
     h, w, _ = pixels.shape
     image = Image.fromarray(pixels)
+    scales = [
+        (factor, shortest, longest, pixels if factor == 1 else np.asarray(image.reduce(factor)))
+        for factor, shortest, longest in SCALES
+        if min(h, w) // factor >= SMALLEST_LOOK
+    ]
+    # Every look of every scale at once, then each scale's looks averaged.
+    looks = [(_padded(look), k) for *_, look in scales for k in TURNS]
+    seen = iter(_all_at_once([partial(_look, padded, k) for padded, k in looks]))
     corners = []
-    for factor, shortest, longest in SCALES:
-        if min(h, w) // factor < SMALLEST_LOOK:
-            continue
-        look = pixels if factor == 1 else np.asarray(image.reduce(factor))
-        for corner in corners_from_maps(run_model(look)):
+    for factor, shortest, longest, look in scales:
+        maps = _averaged([next(seen) for _ in TURNS], look.shape)
+        for corner in corners_from_maps(maps):
             corner = corner.scaled(float(factor)) if factor > 1 else corner
             if shortest <= _length(corner) < longest:
                 corners.append(corner)
@@ -171,21 +163,34 @@ def _length(corner):
 def run_model(pixels: np.ndarray, turns=None) -> np.ndarray:
     """The finder's maps for the photo, averaged over the photo looked at in each of `turns`
     quarter turns (the maps of a turned look turned back, their vectors with them)."""
+    padded = _padded(pixels)
+    looks = TURNS if turns is None else turns
+    return _averaged(_all_at_once([partial(_look, padded, k) for k in looks]), pixels.shape)
+
+
+def _padded(pixels):
+    """The photo padded to a multiple of 16 pixels each way, as the finder takes it."""
     h, w, _ = pixels.shape
     ph, pw = -h % 16, -w % 16
     if ph or pw:
         pixels = np.pad(pixels, ((0, ph), (0, pw), (0, 0)), constant_values=128)
-    total = None
-    looks = TURNS if turns is None else turns
-    for k in looks:
-        turned = np.rot90(pixels, k)
-        batch = np.ascontiguousarray(turned.transpose(2, 0, 1)[None])
-        maps = _model().run(None, {"image": batch})[0][0]
-        if k % 4:
-            maps = _turned_back(maps, k % 4)
-        total = maps if total is None else total + maps
+    return pixels
+
+
+def _look(padded, k):
+    """The finder's maps of the padded photo turned k quarter turns, turned back."""
+    batch = np.ascontiguousarray(np.rot90(padded, k).transpose(2, 0, 1)[None])
+    maps = _model().run(None, {"image": batch})[0][0]
+    return _turned_back(maps, k % 4) if k % 4 else maps
+
+
+def _averaged(looks, shape):
+    """The looks' maps averaged (added up in order), cut to the photo's own size."""
+    total = looks[0]
+    for maps in looks[1:]:
+        total = total + maps
     maps = total / len(looks)
-    return maps[:, : -(-h // STRIDE), : -(-w // STRIDE)]
+    return maps[:, : -(-shape[0] // STRIDE), : -(-shape[1] // STRIDE)]
 
 
 def _turned_back(maps, k):
@@ -224,7 +229,9 @@ def _name(image, corners, flip=False):
     crops = np.stack(
         [_upright_crop(image, c, flip, zoom, spin) for zoom, spin in INDEX_LOOKS for c in corners]
     )
-    answers = [_model(namer).run(None, {"crops": crops})[0] for namer in _namers]
+    answers = _all_at_once(
+        [partial(lambda n: _model(n).run(None, {"crops": crops})[0], n) for n in _namers]
+    )
     return np.mean(answers, axis=0).reshape(len(INDEX_LOOKS), len(corners), -1).mean(axis=0)
 
 
@@ -313,105 +320,6 @@ def _without_repeats(corners):
         ):
             kept.append(corner)
     return kept
-
-
-def card_mismatch(a: Corner, b: Corner) -> float:
-    """How far apart the card centres two corners point at are, in card sizes; infinite
-    unless they point from opposite sides, as one card's two indices do."""
-    ax, ay = a.centre[0] + a.to_card_centre[0], a.centre[1] + a.to_card_centre[1]
-    bx, by = b.centre[0] + b.to_card_centre[0], b.centre[1] + b.to_card_centre[1]
-    reach_a, reach_b = np.hypot(*a.to_card_centre), np.hypot(*b.to_card_centre)
-    if reach_a <= 0 or reach_b <= 0:
-        return math.inf
-    dot = a.to_card_centre[0] * b.to_card_centre[0] + a.to_card_centre[1] * b.to_card_centre[1]
-    if dot / (reach_a * reach_b) > -0.5:
-        return math.inf
-    return float(np.hypot(ax - bx, ay - by) / ((reach_a + reach_b) / 2))
-
-
-def same_card(a: Corner, b: Corner) -> bool:
-    """Two corners are one card's two indices when they point, from opposite sides, at the
-    same card centre. Their labels alone never make them one (two decks give two equal
-    cards): they only let a looser "same centre" count, for a card whose two corners point
-    a little apart."""
-    mismatch = card_mismatch(a, b)
-    if mismatch < SAME_CARD:
-        return True
-    if math.isinf(mismatch) or np.argmax(a.labels) != np.argmax(b.labels):
-        return False
-    return mismatch < SAME_CARD_READ_ALIKE or _facing(a, b)
-
-
-def _facing(a: Corner, b: Corner) -> bool:
-    """Each corner's vector to its card's centre points straight at the other corner (within
-    FACING degrees): a card's two indices, even where the vectors fall short of the centre
-    (a joker's long word, say)."""
-    line = np.subtract(b.centre, a.centre)
-    length = float(np.hypot(*line))
-    if length == 0:
-        return False
-    for corner, direction in ((a, line), (b, -line)):
-        reach = float(np.hypot(*corner.to_card_centre))
-        cosine = float(np.dot(corner.to_card_centre, direction)) / (reach * length)
-        if cosine < math.cos(math.radians(FACING)):
-            return False
-    return True
-
-
-def _pair_order(a: Corner, b: Corner):
-    """Which possible pairs of corners are paired first: those read as the same card, then
-    the others, each nearest first. In a tight fan one card's corner can point nearer the
-    next card's centre than that card's own other corner does; their labels tell them apart."""
-    return (int(np.argmax(a.labels) != np.argmax(b.labels)), card_mismatch(a, b))
-
-
-def cards_from_corners(corners: list[Corner], scale=1.0, size=None) -> list[CardReading]:
-    """Corners paired into cards (each card's two indices count once), then labelled."""
-    pairs = sorted(
-        (_pair_order(a, b), i, j)
-        for i, a in enumerate(corners)
-        for j, b in enumerate(corners[i + 1 :], start=i + 1)
-        if same_card(a, b)
-    )
-    partner = {}
-    for _, i, j in pairs:
-        if i not in partner and j not in partner:
-            partner[i], partner[j] = j, i
-    cards = []
-    for i, corner in enumerate(corners):
-        j = partner.get(i)
-        if j is not None and j < i:
-            continue
-        group = [corner] if j is None else [corner, corners[j]]
-        log_p = sum(np.log(np.clip(c.labels, 1e-9, 1)) for c in group)
-        labels = np.exp(log_p - log_p.max())
-        labels /= labels.sum()
-        first, second = np.argsort(-labels)[:2]
-        best = max(group, key=lambda c: c.score)
-        sureness = min(1.0, max(c.score for c in group) / 0.6) * max(c.real for c in group)
-        confidence = float(labels[first] * sureness)
-        if confidence < REPORTED_FROM:
-            continue
-        cards.append(
-            CardReading(
-                card=LABELS[first],
-                confidence=confidence,
-                box=_in_photo(best.box, scale, size),
-                alternative=LABELS[second],
-                alternative_confidence=float(labels[second] * sureness),
-            )
-        )
-    cards.sort(key=lambda c: (c.box[1], c.box[0]))
-    return cards
-
-
-def _in_photo(box, scale, size):
-    """The box in the photo's pixels, kept inside the photo."""
-    x0, y0, x1, y1 = (v * scale for v in box)
-    if size is not None:
-        x0, x1 = (min(max(v, 0), size[0]) for v in (x0, x1))
-        y0, y1 = (min(max(v, 0), size[1]) for v in (y0, y1))
-    return (int(round(x0)), int(round(y0)), int(round(x1)), int(round(y1)))
 
 
 def unsure(cards: list[CardReading], below: float = UNSURE_BELOW) -> list[CardReading]:
