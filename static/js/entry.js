@@ -173,6 +173,8 @@
     // ------------------------------------------------------------------ scoring
 
     changed({ typed = false } = {}) {
+      // A refusal or a question was about the entry as it was: it goes once the entry changes.
+      for (const line of this.form.querySelectorAll("[data-about-entry]")) line.remove();
       this.keepDraft({ pending: false });
       this.showState("draft");
       // Counted by the server once the taps pause; offline, once the connection is back.
@@ -328,6 +330,9 @@
       this.section.removeAttribute("data-refused"); // its line shows again: it is saved now
       this.section.removeAttribute("data-conflict");
       this.section.querySelector("details").open = false;
+      // The save's answer is its line ("Declared and won · 0 points"): it comes to the top of the
+      // screen, the next hand opening under it.
+      this.section.scrollIntoView({ block: "start" });
       this.openNext();
     }
 
@@ -338,9 +343,7 @@
       const next = [...all.slice(at + 1), ...all.slice(0, at)].find(
         (section) => section.querySelector(".hand-line .unsaved") && !section.querySelector("details").open,
       );
-      if (!next) return;
-      next.querySelector("details").open = true;
-      next.scrollIntoView({ block: "start" });
+      if (next) next.querySelector("details").open = true;
     }
   }
 
@@ -473,9 +476,14 @@
     }
   });
   const handForm = (config) => config?.elt instanceof Element && config.elt.matches("form.hand-form");
+  // A panel drawn again (a refusal, a question, a conflict) is put in before the old one is taken
+  // out, and the browser's scroll anchoring follows the old one down the page: the page stays
+  // where it was, Save and its answer under the thumb.
+  let keptScroll = null;
   document.addEventListener("htmx:beforeSwap", (event) => {
     const panel = handForm(event.detail.requestConfig) && panelOf(event.detail.requestConfig.elt);
     if (!panel) return;
+    keptScroll = window.scrollY;
     const html = event.detail.serverResponse || "";
     if (isSave(event.detail.requestConfig)) {
       const taken = event.detail.xhr.getResponseHeader("X-Hand-Version");
@@ -491,6 +499,8 @@
     }
   });
   document.addEventListener("htmx:afterSwap", (event) => {
+    if (keptScroll !== null && window.scrollY !== keptScroll) window.scrollTo(0, keptScroll);
+    keptScroll = null;
     const config = event.detail.requestConfig;
     const panel = config?.elt instanceof Element && panelOf(config.elt);
     if (!panel) return;
