@@ -88,7 +88,7 @@ def game_context(game: Game) -> dict:
     }
 
 
-def round_status(round_: Round, table, last_save=..., report=...) -> dict:
+def round_status(round_: Round, table, last_save=..., report=..., last_undo=None) -> dict:
     """What the round's summary shows: its problems or completion, each hand's points, the
     round's notes (Rummy's double), its report where all its hands are scored together (Gin)
     and the save an undo would take back (the last two worked out here unless the caller
@@ -108,6 +108,9 @@ def round_status(round_: Round, table, last_save=..., report=...) -> dict:
         "last_save": (None if game.finished_at else round_.last_save())
         if last_save is ...
         else last_save,
+        # The round's latest change, where it is an undo: said in place of the Undo button, and
+        # the save before it is then offered only behind a second tap.
+        "last_undo": None if game.finished_at else last_undo,
     }
 
 
@@ -134,11 +137,13 @@ def round_context(round_: Round, panels=None) -> dict:
     waiting = [panel for panel in built if panel.hand is None and not panel.editing]
     for panel in waiting[0 if busy else 1 :]:
         panel.collapsed = True
-    return round_status(round_, table) | {
+    changes = list(round_changes_list(round_))
+    last_undo = changes[0] if changes and changes[0].undo else None
+    return round_status(round_, table, last_undo=last_undo) | {
         "wild_words": wild_words(round_),
         "panels": built,
         "outcomes": game.kind_def.outcomes(game.engine_rules),
-        "changes": (changes := list(round_changes_list(round_))),
+        "changes": changes,
         "changes_count": len(changes),
         "is_last_known": is_last_known(round_),
     }
@@ -178,14 +183,19 @@ class RoundState:
     is_last_known: bool
     saves: list[tuple[int, int]]  # (seat, the game version its latest save or undo made)
     changes_count: int  # saves and undos, for "Changes (n)"
+    last_undo: HandChange | None = None  # the round's latest change, where it is an undo
 
     @classmethod
-    def of(cls, round_, table, last_save, is_last_known, saves, changes_count) -> "RoundState":
+    def of(
+        cls, round_, table, last_save, is_last_known, saves, changes_count, last_undo=None
+    ) -> "RoundState":
         """The state of `round_` and its `table`: its report drawn from them, and no save to
         take back once the game is finished."""
         undoable = None if round_.game.finished_at else last_save
         report = round_report(round_, table)
-        return cls(round_, table, undoable, report, is_last_known, saves, changes_count)
+        return cls(
+            round_, table, undoable, report, is_last_known, saves, changes_count, last_undo
+        )
 
 
 def round_state(game_id: int, number: int) -> RoundState:
@@ -206,8 +216,10 @@ def round_state(game_id: int, number: int) -> RoundState:
     undoable = of_round.filter(undo=False, undone_at=None).values("pk")[:1]
     changes = list(of_round.filter(Q(pk__in=latest) | Q(pk=Subquery(undoable))))  # latest first
     last_save = next((c for c in changes if not c.undo and c.undone_at is None), None)
-    if last_save is not None:
-        last_save.seat = seats[last_save.seat_id]
+    last_undo = changes[0] if changes and changes[0].undo else None
+    for change in (last_save, last_undo):
+        if change is not None:
+            change.seat = seats[change.seat_id]
     return RoundState.of(
         round_,
         table,
@@ -215,6 +227,7 @@ def round_state(game_id: int, number: int) -> RoundState:
         not round_.later,
         [(change.seat_id, change.game_version) for change in changes],
         of_round.count(),
+        last_undo,
     )
 
 
@@ -310,7 +323,7 @@ def round_changes(state: RoundState, since: int | None) -> dict:
         HandPanel.saved(round_, seat, table.hands.get(seat.pk), picker=False, doubler=doubler)
         for seat in seats
     ]
-    return round_status(round_, table, state.last_save, state.report) | {
+    return round_status(round_, table, state.last_save, state.report, state.last_undo) | {
         "panels": panels,
         "is_last_known": state.is_last_known,
         "changes_count": state.changes_count,

@@ -45,6 +45,7 @@ class HandPanel:
     collapsed: bool = False  # another hand is entered first
     reading: object = None  # the cards a photo showed (photos.PhotoReading), to check
     photo_problem: str | None = None  # why a photo could not be read
+    undone: bool = False  # the entry of a save just undone on this phone, to correct
     chosen: list[Card] = field(default_factory=list)
     picker: list[list[PickerCard]] = field(default_factory=list)
 

@@ -498,9 +498,18 @@
       event.detail.shouldSwap = false;
     }
   });
+  // An undo's answer: the round's summary says so where Undo was tapped, and stays there while
+  // the undone hand's panel opens again above it.
+  let statusTop = null;
+  const statusAt = () => document.getElementById("round-status")?.getBoundingClientRect().top ?? null;
+  document.addEventListener("htmx:beforeSwap", (event) => {
+    if (event.detail.requestConfig?.elt?.matches?.("form.undo")) statusTop = statusAt();
+  });
   document.addEventListener("htmx:afterSwap", (event) => {
     if (keptScroll !== null && window.scrollY !== keptScroll) window.scrollTo(0, keptScroll);
     keptScroll = null;
+    if (statusTop !== null) window.scrollBy(0, (statusAt() ?? statusTop) - statusTop);
+    statusTop = null;
     const config = event.detail.requestConfig;
     const panel = config?.elt instanceof Element && panelOf(config.elt);
     if (!panel) return;
@@ -545,10 +554,12 @@
     const panel = setUp(section);
     if (!panel) return;
     const old = panel.readDraft();
-    if (section.hasAttribute("data-conflict") || section.hasAttribute("data-refused")) {
+    if (["data-conflict", "data-refused", "data-undone"].some((mark) => section.hasAttribute(mark))) {
       // The draft stays, no longer waiting to be sent; after a conflict it replaces the hand
-      // the server showed, so it carries that hand's version.
-      const version = section.hasAttribute("data-conflict") ? panel.versionField.value : old?.version;
+      // the server showed, so it carries that hand's version (after an undo, the hand's as
+      // the undo left it).
+      const fresh = section.hasAttribute("data-conflict") || section.hasAttribute("data-undone");
+      const version = fresh ? panel.versionField.value : old?.version;
       panel.keepDraft({ pending: false, version });
       panel.showState("draft");
     }
