@@ -1,6 +1,7 @@
 """A round at the table: its page, each hand's entry (scored as it stands, or saved), and the
 undo of its last save."""
 
+import re
 from dataclasses import replace
 
 from django.contrib import messages
@@ -46,11 +47,30 @@ def round_page(request: TableRequest, game_id, number):
         return render(request, "games/round.html#round-changes", context)
     context = round_context(round_) | {"live_etag": round_etag(request, round_.game, number)}
     # "I'm entering for": a phone picks the one seat whose hand it enters; that panel opens.
+    # A guest's phone says so first, and one named for a player ("Bob's phone") starts on
+    # that player's hand.
     entering_for = whole_number(request.GET.get("seat"))
+    if request.as_guest:
+        context["choose_first"] = True
+        if "seat" not in request.GET:
+            entering_for = _named_for(request.guest.device, context["panels"])
     if any(panel.seat.pk == entering_for for panel in context["panels"]):
         context["entering_for"] = entering_for
         context["panels"].sort(key=lambda panel: panel.seat.pk != entering_for)
     return render(request, "games/round.html", context)
+
+
+def _named_for(device: str, panels) -> int | None:
+    """The seat of the one player a phone's name starts with ("Bob's phone", "bob"), if any
+    (of two such names, the longer: "Anna" before "Ann")."""
+    device = device.casefold()
+    named = [
+        panel.seat
+        for panel in panels
+        if re.match(rf"{re.escape(panel.seat.player.name.casefold())}(?![\w])", device)
+    ]
+    named.sort(key=lambda seat: -len(seat.player.name))
+    return named[0].pk if named else None
 
 
 @game_access
