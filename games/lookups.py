@@ -79,12 +79,23 @@ def _seats_sql(vendor: str) -> str:
     )
 
 
+def guest_landing(games) -> str:
+    """Where a guest's phone goes when it comes in or opens the site: of its `games` (its
+    link's and those started since that night), the one in play now at its open round, else
+    the latest."""
+    latest = games.order_by("-created_at")
+    game = latest.filter(finished_at=None).first() or latest.first()
+    current = game.current_round() if not game.finished_at else None
+    return (current or game).get_absolute_url()
+
+
 def game_context(game: Game) -> dict:
     return {
         "game": game,
         "kind": game.kind_def,
         "current": game.current_round(),
         "table": score_table(game),
+        "next_game": game.next_in_night() if game.finished_at else None,
     }
 
 
@@ -111,6 +122,7 @@ def round_status(round_: Round, table, last_save=..., report=..., last_undo=None
         # The round's latest change, where it is an undo: said in place of the Undo button, and
         # the save before it is then offered only behind a second tap.
         "last_undo": None if game.finished_at else last_undo,
+        "next_game": game.next_in_night() if game.finished_at else None,
     }
 
 
