@@ -178,8 +178,14 @@ def round_changes_list(round_: Round):
 
 
 def is_last_known(round_: Round) -> bool:
-    """No later round is open (the round page then offers no way to a next one)."""
-    return not round_.game.rounds.filter(number__gt=round_.number).exists()
+    """No later round is open (the round page then offers no way to a next one). A finished
+    game's round left with no hand entered is left out of it: no way leads there."""
+    return not round_.game.rounds.filter(SHOWN_LATER, number__gt=round_.number).exists()
+
+
+# A later round the round page leads to: any while the game is in play, once it is finished
+# only one with a hand entered (the finish left the others out).
+SHOWN_LATER = Q(game__finished_at=None) | Q(hands__isnull=False)
 
 
 @dataclass(frozen=True)
@@ -213,7 +219,9 @@ class RoundState:
 def round_state(game_id: int, number: int) -> RoundState:
     """The round (404 if there is none) as its game's current version left it, in four
     queries: the round with its game, its seats and hands, its changes and how many."""
-    later = Round.objects.filter(game_id=OuterRef("game_id"), number__gt=OuterRef("number"))
+    later = Round.objects.filter(
+        SHOWN_LATER, game_id=OuterRef("game_id"), number__gt=OuterRef("number")
+    )
     round_ = get_object_or_404(
         Round.objects.select_related("game__night", "dealer__player").annotate(later=Exists(later)),
         game_id=game_id,

@@ -53,3 +53,22 @@ def test_a_notice_has_a_colour_of_its_own_not_the_errors(theme):
     assert contrast(colours["ink"], notice) >= 7  # the notice's words
     assert contrast(colours["felt"], notice) >= 4.5  # a link in it ("Reopen it")
     assert contrast(colours["notice-edge"], notice) >= 3  # its edge, seen apart from it
+
+
+@pytest.mark.django_db
+def test_a_finished_games_live_round_leads_not_to_its_dropped_round(signed_in, member, make_game):
+    from games.engine import POINTS, WENT_OUT
+    from games.models import Entry
+
+    game = make_game(member, names=("Ann", "Bob"))
+    ann, bob = game.seats.all()
+    first = game.rounds.get()
+    first.save_hand(ann, Entry(WENT_OUT, "5H 6H 7H"), member)
+    first.save_hand(bob, Entry(POINTS, "", 9), member)
+    assert game.rounds.filter(number=2).exists()
+    assert "Next ›" in signed_in.get(f"/games/{game.pk}/rounds/1/live/").content.decode()
+    game.finish()
+    for url in (f"/games/{game.pk}/rounds/1/", f"/games/{game.pk}/rounds/1/live/"):
+        assert "Next ›" not in signed_in.get(url).content.decode(), url
+    dropped = signed_in.get(f"/games/{game.pk}/rounds/2/").content.decode()
+    assert "it is left out of the game" in dropped and "Still to enter" not in dropped
