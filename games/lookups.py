@@ -211,9 +211,7 @@ class RoundState:
         take back once the game is finished."""
         undoable = None if round_.game.finished_at else last_save
         report = round_report(round_, table)
-        return cls(
-            round_, table, undoable, report, is_last_known, saves, changes_count, last_undo
-        )
+        return cls(round_, table, undoable, report, is_last_known, saves, changes_count, last_undo)
 
 
 def round_state(game_id: int, number: int) -> RoundState:

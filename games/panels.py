@@ -178,6 +178,8 @@ class HandPanel:
                 self.hand.outcome, self.hand.cards, self.round.number, rules, self.hand.extra
             )
             reasons = list(reasons)
+            if own is None and self.hand.outcome == engine.POINTS:
+                own = self.hand.entry.entered  # a count entered as a number is doubled too
         if own is not None:
             reasons += kind.hand_reasons(self.entry.outcome, own, self.doubler, rules)
         return reasons

@@ -227,7 +227,9 @@ def test_rummy_all_pure_declaration_doubles_the_others(signed_in, member, make_g
     save(signed_in, game, 1, ann, "AS 2S 3S 4S 5D 6D 7D 8C 9C 10C JH QH KH", outcome="went_out")
     assert Hand.objects.get(seat=bob).points == 80
     page = signed_in.get(f"/games/{game.pk}/rounds/1/").content.decode()
-    assert "Ann declared four pure sequences: every other count is doubled." in page
+    assert (
+        "Ann declared four pure sequences: every other count is doubled (Bob&#x27;s count)." in page
+    )
 
 
 def test_rummy_doubling_without_a_cap(signed_in, member, make_game):

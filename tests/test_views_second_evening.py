@@ -72,3 +72,29 @@ def test_a_finished_games_live_round_leads_not_to_its_dropped_round(signed_in, m
         assert "Next ›" not in signed_in.get(url).content.decode(), url
     dropped = signed_in.get(f"/games/{game.pk}/rounds/2/").content.decode()
     assert "it is left out of the game" in dropped and "Still to enter" not in dropped
+
+
+@pytest.mark.django_db
+def test_a_count_entered_as_points_is_doubled_too_and_the_banner_says_whose(
+    signed_in, member, make_game
+):
+    from html import unescape
+
+    from games.models import Hand
+    from tests.helpers import save
+
+    game = make_game(member, kind="rummy13", names=("Maya", "Priya", "Sam", "Theo"), format="pool")
+    maya, priya, sam, theo = game.seats.order_by("position")
+    save(signed_in, game, 1, priya, outcome="points", points=23)
+    save(signed_in, game, 1, sam, "7C 7H 7S KC KD KS 2H 5D 9S 10C JD 4S 6H")  # 97: no pure sequence
+    save(signed_in, game, 1, theo, outcome="drop")
+    save(signed_in, game, 1, maya, "AS 2S 3S 4S 5D 6D 7D 8C 9C 10C JH QH KH", outcome="went_out")
+    points = dict(Hand.objects.values_list("seat__player__name", "points"))
+    assert points == {"Maya": 0, "Priya": 46, "Sam": 194, "Theo": 20}
+    page = unescape(signed_in.get(f"/games/{game.pk}/rounds/1/").content.decode())
+    assert (
+        "Maya declared four pure sequences: every other count is doubled (Priya's and Sam's "
+        "counts); Theo's fixed penalty is not."
+    ) in page
+    priya_panel = page.split(f'id="hand-{priya.pk}"')[1].split("</section>")[0]
+    assert "Doubled: Maya's melds are all pure" in priya_panel
