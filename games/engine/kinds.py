@@ -18,11 +18,11 @@ from .cards import (
 )
 from .options import described, options_of
 from .outcomes import CARDS, DRAWN, MAX_POINTS, NAMES, POINTS, WENT_OUT, takes_cards
+from .wilds import wild_reasons
 
 # A loser's count, which a Rummy winner's four pure sequences double: counted from the cards,
 # or entered as a number (the table counted it); a fixed penalty (a drop) is not a count.
 COUNTED = (CARDS, POINTS)
-from .wilds import wild_reasons
 
 
 @dataclass

@@ -5,8 +5,8 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from ..access import TableRequest, let_guest_in, member_required, removed_since
-from ..lookups import guest_landing
 from ..forms import DeviceForm
+from ..lookups import guest_landing
 from ..models import Game, GuestPass
 from ..qr import qr_svg
 
