@@ -353,12 +353,14 @@ def night_games(night) -> list[dict]:
     games = []
     for game in night.games.order_by("created_at"):
         table = score_table(game)
-        running = table.running_totals()
+        # Only the rounds played so far, each line only as far as its player's hands are
+        # entered: a game in play does not run on to its open round.
+        played, running = table.played_rows, table.running_totals()
         chart = None
-        if table.rows:
+        if played:
             chart = line_chart(
                 [(s.player.name, s.player.colour, running[s.pk]) for s in table.seats],
-                [str(row.round.number) for row in table.rows],
+                [str(row.round.number) for row in played],
                 f"Running totals, {game.kind_def.name}",
             )
         games.append({"game": game, "kind": game.kind_def, "chart": chart, "table": table})

@@ -98,3 +98,31 @@ def test_a_count_entered_as_points_is_doubled_too_and_the_banner_says_whose(
     ) in page
     priya_panel = page.split(f'id="hand-{priya.pk}"')[1].split("</section>")[0]
     assert "Doubled: Maya's melds are all pure" in priya_panel
+
+
+@pytest.mark.django_db
+def test_the_nights_chart_of_a_game_in_play_stops_at_the_rounds_played_and_shows_every_line(
+    signed_in, member, make_game
+):
+    from games.engine import POINTS, WENT_OUT
+    from games.models import Entry
+
+    game = make_game(member, names=("Ann", "Bob", "Cid", "Dee"))
+    ann, bob, cid, dee = game.seats.order_by("position")
+    first = game.rounds.get()
+    first.save_hand(ann, Entry(WENT_OUT, "5H 6H 7H"), member)
+    for seat in (bob, cid, dee):  # three equal totals
+        first.save_hand(seat, Entry(POINTS, "", 12), member)
+    second = game.rounds.get(number=2)
+    second.save_hand(bob, Entry(POINTS, "", 5), member)  # round 2 begun: only Bob's hand
+    assert game.rounds.filter(number=3).exists() is False
+    page = signed_in.get(game.night.get_absolute_url()).content.decode()
+    lines = re.findall(r'<polyline points="([^"]+)"', page)
+    assert len(lines) == 4
+    points = [line.split() for line in lines]
+    assert [len(p) for p in points] == [1, 2, 1, 1]  # Bob's line alone reaches round 2
+    ticks = re.findall(r'class="x-label"[^>]*>([^<]+)<', page)
+    assert ticks == ["1", "2"]
+    # Bob, Cid and Dee stand at 12 after round 1: three lines apart, not one over the others.
+    after_first = {p[0] for p in points[1:]}
+    assert len(after_first) == 3, after_first
