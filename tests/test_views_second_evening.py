@@ -126,3 +126,33 @@ def test_the_nights_chart_of_a_game_in_play_stops_at_the_rounds_played_and_shows
     # Bob, Cid and Dee stand at 12 after round 1: three lines apart, not one over the others.
     after_first = {p[0] for p in points[1:]}
     assert len(after_first) == 3, after_first
+
+
+@pytest.mark.django_db
+def test_the_players_page_keeps_the_name_field_for_the_next_and_leads_on_to_a_game(signed_in):
+    added = signed_in.post("/players/", {"name": "Zed"})
+    assert added.status_code == 302 and added.url == "/players/?added=1"
+    page = signed_in.get(added.url).content.decode()
+    field = re.search(r'<input[^>]*name="name"[^>]*>', page).group(0)
+    assert "autofocus" in field
+    assert re.search(r'<a class="button primary wide" href="/games/new/">Start a game', page)
+    # Opened afresh, the page does not take the keyboard.
+    assert "autofocus" not in signed_in.get("/players/").content.decode()
+
+
+@pytest.mark.django_db
+def test_the_changes_show_cards_as_faces_and_join_comes_before_the_options(
+    signed_in, member, make_game
+):
+    from tests.helpers import save
+
+    game = make_game(member)
+    ann = game.seats.get(position=0)
+    save(signed_in, game, 1, ann, "2C QD KS")
+    for headers in ({}, {"HTTP_HX_REQUEST": "true", "HTTP_HX_TARGET": "round-changes-list"}):
+        page = signed_in.get(f"/games/{game.pk}/rounds/1/", **headers).content.decode()
+        changes = page[page.index('id="round-changes-list"') :].split("</ul>")[0]
+        assert "2C QD KS" not in changes
+        assert 'aria-label="Queen of diamonds"' in changes
+    table = signed_in.get(f"/games/{game.pk}/").content.decode()
+    assert table.index("Join this game") < table.index("Options of this game")

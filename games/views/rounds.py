@@ -43,7 +43,7 @@ def round_page(request: TableRequest, game_id, number):
         return render(request, "games/round.html#round-status", context)
     round_ = round_for(request, game_id, number)
     if request.htmx:  # the changes, opened
-        context = {"changes": round_changes_list(round_)}
+        context = {"changes": round_changes_list(round_), "round": round_}
         return render(request, "games/round.html#round-changes", context)
     context = round_context(round_) | {"live_etag": round_etag(request, round_.game, number)}
     # "I'm entering for": a phone picks the one seat whose hand it enters; that panel opens.
