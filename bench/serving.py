@@ -71,6 +71,23 @@ def serve(env: dict, workers: int = 2, *extra: str) -> tuple[subprocess.Popen, i
     return server, port
 
 
+def serve_quick_start(env: dict) -> tuple[subprocess.Popen, int]:
+    """The README's quick start (`manage.py serve`: migrate, then gunicorn with uvicorn
+    workers) on a free port, with DEBUG as a fresh checkout has it (on), once it accepts
+    connections. `env`'s database and secret key stay, so the benchmark's sessions hold."""
+    port = free_port()
+    quick = {key: value for key, value in (os.environ | env).items() if key != "DEBUG"}
+    command = [sys.executable, "manage.py", "serve", f"127.0.0.1:{port}", "-v0"]
+    server = subprocess.Popen(command, cwd=ROOT, env=quick, stdout=subprocess.DEVNULL)
+    for _ in range(300):
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
+            break
+        except OSError:
+            time.sleep(0.1)
+    return server, port
+
+
 def free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
