@@ -31,7 +31,7 @@ def chosen_cards(html: str) -> list[tuple[str, bool]]:
     return [
         (name, "wild" in classes.split())
         for classes, name in re.findall(
-            r'<button type="submit" name="untap"[^>]*><span class="face ([^"]*)"[^>]*>.*?'
+            r'<button name="untap"[^>]*><span class="face ([^"]*)"[^>]*>.*?'
             r'<span class="visually-hidden" data-name>Remove ([^<]+)</span>',
             html,
         )

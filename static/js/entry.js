@@ -12,7 +12,8 @@
 //   this phone gave it, so the server still refuses to overwrite a hand another phone changed
 //   meanwhile, but knows a resend behind only this phone's own unanswered saves.
 (() => {
-  if (!window.htmx) return;
+  // Only a round page has hands to enter (this script runs once its page is parsed).
+  if (!window.htmx || !document.querySelector(".hand-panel")) return;
 
   const RETRY_EVERY = 15000;
   const DRAFT_PREFIX = "scorekeeper:draft:v1:";
