@@ -51,7 +51,7 @@ def test_a_guest_finishes_a_game_and_opens_the_next_of_the_night_without_a_new_l
         expect(panel_for(page, "Bob").locator("summary .who")).to_be_in_viewport(ratio=1)
         expect(panel_for(page, "Bob").locator("details")).to_have_attribute("open", "")
         expect(panel_for(page, "Ann").locator("details")).not_to_have_attribute("open", "")
-        screenshot(page, "guest-first-screen", audit=False)
+        screenshot(page, "guest-first-screen")
         enter_hand(page, "Bob", "KS QD 2C")
 
         # The table finishes the game: the guest sees that it is over, with the final scores.

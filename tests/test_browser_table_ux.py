@@ -8,7 +8,14 @@ from playwright.sync_api import expect
 
 from games.engine import CARDS, POINTS, WENT_OUT
 from games.models import Entry, Hand, HandChange
-from tests.browser import PHONE, panel_for, phone_context, saved_line, screenshot
+from tests.browser import (
+    PHONE,
+    RECORD_VIOLATIONS,
+    panel_for,
+    phone_context,
+    saved_line,
+    screenshot,
+)
 from tests.factories import PASSWORD
 
 pytestmark = pytest.mark.browser
@@ -42,7 +49,10 @@ def test_undo_answers_where_it_was_tapped_and_gives_the_hand_back_to_correct(
     first.save_hand(ann, Entry(WENT_OUT, "5H 6H 7H"), member)
     first.save_hand(bob, Entry(CARDS, "KS QD 2C"), member)
     context = phone_context(browser, live_server)
+    context.add_init_script(RECORD_VIOLATIONS)
     page = context.new_page()
+    logged = []
+    page.on("console", lambda message: message.type == "error" and logged.append(message.text))
     log_in(page)
     page.goto(f"/games/{game.pk}/rounds/1/")
     page.evaluate("window.__samePage = true")
@@ -76,6 +86,7 @@ def test_undo_answers_where_it_was_tapped_and_gives_the_hand_back_to_correct(
     expect(saved_line(page, "Bob")).to_contain_text("points")
     assert sorted(Hand.objects.get(seat=bob).cards.split()) == ["3C", "KS", "QD"]
     expect(page.locator("#undone-note")).to_have_count(0)
+    assert logged == [] and page.evaluate("window.__violations") == []
     context.close()
 
 

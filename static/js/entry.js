@@ -71,6 +71,7 @@
       this.asked = null; // the entry the last scoring request was sent for
       this.typed = false; // that request reads typed cards: its reading becomes the chosen cards
       this.saving = false;
+      this.tappedSave = false; // the save under way was asked for by a tap (not sent again by itself)
       this.memoryDraft = null;
       this.scoredKey = null; // {asked, key}: the server's entry key for the entry last scored
       // Cards a photo's reading was unsure of, each with what to check ({card, words}).
@@ -331,9 +332,11 @@
       this.section.removeAttribute("data-refused"); // its line shows again: it is saved now
       this.section.removeAttribute("data-conflict");
       this.section.querySelector("details").open = false;
-      // The save's answer is its line ("Declared and won · 0 points"): it comes to the top of the
-      // screen, the next hand opening under it.
-      this.section.scrollIntoView({ block: "start" });
+      // The answer to a tap on Save is the hand's line ("Declared and won · 0 points"): it comes
+      // to the top of the screen, the next hand opening under it. A save sent again by itself
+      // (the connection back) moves nothing.
+      if (this.tappedSave) this.section.scrollIntoView({ block: "start" });
+      this.tappedSave = false;
       this.openNext();
     }
 
@@ -414,6 +417,7 @@
       event.preventDefault();
       return;
     }
+    if (button.name === "save" || button.name === "answer") panel.tappedSave = true;
     if (button.name === "answer") {
       // "Yes, they went out": the entry is that outcome from now on (its draft too).
       const outcome = panel.form.querySelector(`input[name=outcome][value="${CSS.escape(button.value)}"]`);
@@ -533,6 +537,7 @@
       panel.saved(version, event.detail.xhr.getResponseHeader("X-Saved-Key") || "");
       return;
     }
+    panel.tappedSave = false; // not taken now: sent again later, it moves nothing
     if (!event.detail.successful && event.detail.xhr.status !== 409 && event.detail.xhr.status !== 422) {
       // No connection, a timeout or the server away: the save waits, and the server's check of
       // the version (and of an identical hand) makes a second sending harmless.
