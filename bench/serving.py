@@ -62,12 +62,7 @@ def serve(env: dict, workers: int = 2, *extra: str) -> tuple[subprocess.Popen, i
     command = [sys.executable, *PRODUCTION, "--workers", str(workers)]
     command += ["--bind", f"127.0.0.1:{port}", "--log-level", "error", *extra]
     server = subprocess.Popen(command, cwd=ROOT, env=os.environ | env)
-    for _ in range(100):
-        try:
-            socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
-            break
-        except OSError:
-            time.sleep(0.1)
+    accepting(port)
     return server, port
 
 
@@ -79,13 +74,18 @@ def serve_quick_start(env: dict) -> tuple[subprocess.Popen, int]:
     quick = {key: value for key, value in (os.environ | env).items() if key != "DEBUG"}
     command = [sys.executable, "manage.py", "serve", f"127.0.0.1:{port}", "-v0"]
     server = subprocess.Popen(command, cwd=ROOT, env=quick, stdout=subprocess.DEVNULL)
-    for _ in range(300):
+    accepting(port, tries=300)  # its migrate first
+    return server, port
+
+
+def accepting(port: int, tries: int = 100) -> None:
+    """Wait (tries of 0.1 s) until a server accepts connections on `port`."""
+    for _ in range(tries):
         try:
             socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
-            break
+            return
         except OSError:
             time.sleep(0.1)
-    return server, port
 
 
 def free_port() -> int:
