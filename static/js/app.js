@@ -1,20 +1,15 @@
 // Small progressive touches; every form works without this file.
 document.documentElement.classList.add("js");
 
-// The phone's time zone, so the server shows times in it when the group chose none. Asked once
-// the page is idle: the first Intl time zone loads its data, a long task on a slow phone.
-const noteTimeZone = () => {
-  try {
-    const zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
-    if (zone && /^[A-Za-z0-9_+/-]+$/.test(zone) && !document.cookie.split("; ").includes(`tz=${zone}`)) {
-      document.cookie = `tz=${zone}; path=/; max-age=31536000; samesite=lax`;
-    }
-  } catch {
-    // No Intl time zone: times stay in the server's zone.
+// The phone's time zone, so the server shows times in it when the group chose none.
+try {
+  const zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
+  if (zone && /^[A-Za-z0-9_+/-]+$/.test(zone) && !document.cookie.split("; ").includes(`tz=${zone}`)) {
+    document.cookie = `tz=${zone}; path=/; max-age=31536000; samesite=lax`;
   }
-};
-if (window.requestIdleCallback) requestIdleCallback(noteTimeZone, { timeout: 2000 });
-else setTimeout(noteTimeZone, 0);
+} catch {
+  // No Intl time zone: times stay in the server's zone.
+}
 
 // Installable app: the service worker caches the app shell so pages open at once.
 if ("serviceWorker" in navigator) {
