@@ -93,6 +93,9 @@ def main():
         print(f"{'page':<12} " + " ".join(f"{c:>15}" for c in CATEGORIES))
         for name, path, open_details in pages:
             report = audit(base + path, folder / "profile", session, open_details)
+            if report.get("runtimeError"):  # Lighthouse's own trace failed (NO_NAVSTART): again
+                print(f"{name:<12} {report['runtimeError']['code']}: run again")
+                report = audit(base + path, folder / "profile", session, open_details)
             REPORTS.mkdir(parents=True, exist_ok=True)
             (REPORTS / f"{name.replace(' ', '-')}.json").write_text(json.dumps(report))
             scores = [round(report["categories"][c]["score"] * 100) for c in CATEGORIES]

@@ -4,14 +4,17 @@ Rummy deal for five, and the two others follow the round page from their streams
 long each save took to show on each other phone, from the tap on Save until that phone's line
 for the hand shows the saved points (p50, p95, max), and that no phone reloaded. Not a test.
 
-    uv run python -m bench.bench_push_phones [--postgres URL] [--saves 20]
+    uv run python -m bench.bench_push_phones [--postgres URL] [--saves 20] [--quick-start]
+
+`--quick-start` serves the site with the README's first command (`manage.py serve`, DEBUG on as
+a fresh checkout has it) instead of the production settings.
 """
 
 import argparse
 import statistics
 import time
 
-from bench.serving import configure, member, serve
+from bench.serving import configure, member, serve, serve_quick_start
 
 # Two hands of different counts, saved in turn.
 HANDS = ["2C 3C 4C 5D 6D 7D 8H 9H 10H JS QS KS 2D", "KC QD JH 9S 7C 5D 3H KD QH JS 9C 7D 5H"]
@@ -33,6 +36,9 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--postgres", help="a PostgreSQL URL (its database is emptied)")
     parser.add_argument("--saves", type=int, default=20)
+    parser.add_argument(
+        "--quick-start", action="store_true", help="serve with the README's first command"
+    )
     args = parser.parse_args()
     env = configure(args.postgres)
     from playwright.sync_api import expect, sync_playwright
@@ -48,7 +54,7 @@ def main():
         rules={"decks": 2, "jokers": 2},
         user=user,
     )
-    server, port = serve(env)
+    server, port = serve_quick_start(env) if args.quick_start else serve(env)
     base = f"http://127.0.0.1:{port}"
     delays = []
     try:
@@ -93,10 +99,12 @@ def main():
     ms = [round(d * 1000) for d in delays]
     p95 = ms[min(len(ms) - 1, int(len(ms) * 0.95))]
     database = "PostgreSQL" if args.postgres else "SQLite"
-    print(
-        f"{args.saves} saves on one phone, shown on 2 others ({database}, gunicorn, 2 workers"
-        " as the README runs it)"
+    how = (
+        "manage.py serve, the README's first command: gunicorn, 2 workers, DEBUG on"
+        if args.quick_start
+        else "gunicorn, 2 workers as the README runs it"
     )
+    print(f"{args.saves} saves on one phone, shown on 2 others ({database}, {how})")
     print(
         f"  from the tap on Save: p50 {statistics.median(ms):.0f} ms, p95 {p95} ms, max {ms[-1]} ms"
     )

@@ -62,13 +62,30 @@ def serve(env: dict, workers: int = 2, *extra: str) -> tuple[subprocess.Popen, i
     command = [sys.executable, *PRODUCTION, "--workers", str(workers)]
     command += ["--bind", f"127.0.0.1:{port}", "--log-level", "error", *extra]
     server = subprocess.Popen(command, cwd=ROOT, env=os.environ | env)
-    for _ in range(100):
+    accepting(port)
+    return server, port
+
+
+def serve_quick_start(env: dict) -> tuple[subprocess.Popen, int]:
+    """The README's quick start (`manage.py serve`: migrate, then gunicorn with uvicorn
+    workers) on a free port, with DEBUG as a fresh checkout has it (on), once it accepts
+    connections. `env`'s database and secret key stay, so the benchmark's sessions hold."""
+    port = free_port()
+    quick = {key: value for key, value in (os.environ | env).items() if key != "DEBUG"}
+    command = [sys.executable, "manage.py", "serve", f"127.0.0.1:{port}", "-v0"]
+    server = subprocess.Popen(command, cwd=ROOT, env=quick, stdout=subprocess.DEVNULL)
+    accepting(port, tries=300)  # its migrate first
+    return server, port
+
+
+def accepting(port: int, tries: int = 100) -> None:
+    """Wait (tries of 0.1 s) until a server accepts connections on `port`."""
+    for _ in range(tries):
         try:
             socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
-            break
+            return
         except OSError:
             time.sleep(0.1)
-    return server, port
 
 
 def free_port() -> int:

@@ -4,6 +4,7 @@ from dataclasses import dataclass
 
 WIDTH, HEIGHT = 360, 200
 LEFT, RIGHT, TOP, BOTTOM = 36, 10, 10, 24
+SPREAD = 3  # px between lines of equal value
 
 
 @dataclass
@@ -44,9 +45,21 @@ def line_chart(series, labels, title: str) -> dict:
             return round(TOP + plot_h * (top - v) / (top - bottom), 1)
         return round(TOP + plot_h * (1 - v / top), 1) if top else TOP + plot_h
 
+    # Lines through equal values would hide one another: at each point the series of equal
+    # value are drawn a little apart (SPREAD px), the first above.
+    apart = [[0.0] * count for _ in series]
+    for i in range(count):
+        equal: dict[float, list[int]] = {}
+        for k, (_, _, vs) in enumerate(series):
+            if i < len(vs) and vs[i] is not None:
+                equal.setdefault(vs[i], []).append(k)
+        for same in equal.values():
+            for j, k in enumerate(same):
+                apart[k][i] = (j - (len(same) - 1) / 2) * SPREAD
+
     lines = []
-    for name, colour, vs in series:
-        coords = [(x(i), y(v)) for i, v in enumerate(vs) if v is not None]
+    for k, (name, colour, vs) in enumerate(series):
+        coords = [(x(i), round(y(v) + apart[k][i], 1)) for i, v in enumerate(vs) if v is not None]
         if coords:
             points = " ".join(f"{a},{b}" for a, b in coords)
             lines.append(Line(name, colour, points, coords[-1]))

@@ -79,16 +79,27 @@ def _seats_sql(vendor: str) -> str:
     )
 
 
+def guest_landing(games) -> str:
+    """Where a guest's phone goes when it comes in or opens the site: of its `games` (its
+    link's and those started since that night), the one in play now at its open round, else
+    the latest."""
+    latest = games.order_by("-created_at")
+    game = latest.filter(finished_at=None).first() or latest.first()
+    current = game.current_round() if not game.finished_at else None
+    return (current or game).get_absolute_url()
+
+
 def game_context(game: Game) -> dict:
     return {
         "game": game,
         "kind": game.kind_def,
         "current": game.current_round(),
         "table": score_table(game),
+        "next_game": game.next_in_night() if game.finished_at else None,
     }
 
 
-def round_status(round_: Round, table, last_save=..., report=...) -> dict:
+def round_status(round_: Round, table, last_save=..., report=..., last_undo=None) -> dict:
     """What the round's summary shows: its problems or completion, each hand's points, the
     round's notes (Rummy's double), its report where all its hands are scored together (Gin)
     and the save an undo would take back (the last two worked out here unless the caller
@@ -108,6 +119,10 @@ def round_status(round_: Round, table, last_save=..., report=...) -> dict:
         "last_save": (None if game.finished_at else round_.last_save())
         if last_save is ...
         else last_save,
+        # The round's latest change, where it is an undo: said in place of the Undo button, and
+        # the save before it is then offered only behind a second tap.
+        "last_undo": None if game.finished_at else last_undo,
+        "next_game": game.next_in_night() if game.finished_at else None,
     }
 
 
@@ -134,11 +149,13 @@ def round_context(round_: Round, panels=None) -> dict:
     waiting = [panel for panel in built if panel.hand is None and not panel.editing]
     for panel in waiting[0 if busy else 1 :]:
         panel.collapsed = True
-    return round_status(round_, table) | {
+    changes = list(round_changes_list(round_))
+    last_undo = changes[0] if changes and changes[0].undo else None
+    return round_status(round_, table, last_undo=last_undo) | {
         "wild_words": wild_words(round_),
         "panels": built,
         "outcomes": game.kind_def.outcomes(game.engine_rules),
-        "changes": (changes := list(round_changes_list(round_))),
+        "changes": changes,
         "changes_count": len(changes),
         "is_last_known": is_last_known(round_),
     }
@@ -161,8 +178,14 @@ def round_changes_list(round_: Round):
 
 
 def is_last_known(round_: Round) -> bool:
-    """No later round is open (the round page then offers no way to a next one)."""
-    return not round_.game.rounds.filter(number__gt=round_.number).exists()
+    """No later round is open (the round page then offers no way to a next one). A finished
+    game's round left with no hand entered is left out of it: no way leads there."""
+    return not round_.game.rounds.filter(SHOWN_LATER, number__gt=round_.number).exists()
+
+
+# A later round the round page leads to: any while the game is in play, once it is finished
+# only one with a hand entered (the finish left the others out).
+SHOWN_LATER = Q(game__finished_at=None) | Q(hands__isnull=False)
 
 
 @dataclass(frozen=True)
@@ -178,20 +201,25 @@ class RoundState:
     is_last_known: bool
     saves: list[tuple[int, int]]  # (seat, the game version its latest save or undo made)
     changes_count: int  # saves and undos, for "Changes (n)"
+    last_undo: HandChange | None = None  # the round's latest change, where it is an undo
 
     @classmethod
-    def of(cls, round_, table, last_save, is_last_known, saves, changes_count) -> "RoundState":
+    def of(
+        cls, round_, table, last_save, is_last_known, saves, changes_count, last_undo=None
+    ) -> "RoundState":
         """The state of `round_` and its `table`: its report drawn from them, and no save to
         take back once the game is finished."""
         undoable = None if round_.game.finished_at else last_save
         report = round_report(round_, table)
-        return cls(round_, table, undoable, report, is_last_known, saves, changes_count)
+        return cls(round_, table, undoable, report, is_last_known, saves, changes_count, last_undo)
 
 
 def round_state(game_id: int, number: int) -> RoundState:
     """The round (404 if there is none) as its game's current version left it, in four
     queries: the round with its game, its seats and hands, its changes and how many."""
-    later = Round.objects.filter(game_id=OuterRef("game_id"), number__gt=OuterRef("number"))
+    later = Round.objects.filter(
+        SHOWN_LATER, game_id=OuterRef("game_id"), number__gt=OuterRef("number")
+    )
     round_ = get_object_or_404(
         Round.objects.select_related("game__night", "dealer__player").annotate(later=Exists(later)),
         game_id=game_id,
@@ -206,8 +234,10 @@ def round_state(game_id: int, number: int) -> RoundState:
     undoable = of_round.filter(undo=False, undone_at=None).values("pk")[:1]
     changes = list(of_round.filter(Q(pk__in=latest) | Q(pk=Subquery(undoable))))  # latest first
     last_save = next((c for c in changes if not c.undo and c.undone_at is None), None)
-    if last_save is not None:
-        last_save.seat = seats[last_save.seat_id]
+    last_undo = changes[0] if changes and changes[0].undo else None
+    for change in (last_save, last_undo):
+        if change is not None:
+            change.seat = seats[change.seat_id]
     return RoundState.of(
         round_,
         table,
@@ -215,6 +245,7 @@ def round_state(game_id: int, number: int) -> RoundState:
         not round_.later,
         [(change.seat_id, change.game_version) for change in changes],
         of_round.count(),
+        last_undo,
     )
 
 
@@ -310,7 +341,7 @@ def round_changes(state: RoundState, since: int | None) -> dict:
         HandPanel.saved(round_, seat, table.hands.get(seat.pk), picker=False, doubler=doubler)
         for seat in seats
     ]
-    return round_status(round_, table, state.last_save, state.report) | {
+    return round_status(round_, table, state.last_save, state.report, state.last_undo) | {
         "panels": panels,
         "is_last_known": state.is_last_known,
         "changes_count": state.changes_count,
@@ -322,12 +353,14 @@ def night_games(night) -> list[dict]:
     games = []
     for game in night.games.order_by("created_at"):
         table = score_table(game)
-        running = table.running_totals()
+        # Only the rounds played so far, each line only as far as its player's hands are
+        # entered: a game in play does not run on to its open round.
+        played, running = table.played_rows, table.running_totals()
         chart = None
-        if table.rows:
+        if played:
             chart = line_chart(
                 [(s.player.name, s.player.colour, running[s.pk]) for s in table.seats],
-                [str(row.round.number) for row in table.rows],
+                [str(row.round.number) for row in played],
                 f"Running totals, {game.kind_def.name}",
             )
         games.append({"game": game, "kind": game.kind_def, "chart": chart, "table": table})

@@ -45,6 +45,7 @@ class HandPanel:
     collapsed: bool = False  # another hand is entered first
     reading: object = None  # the cards a photo showed (photos.PhotoReading), to check
     photo_problem: str | None = None  # why a photo could not be read
+    undone: bool = False  # the entry of a save just undone on this phone, to correct
     chosen: list[Card] = field(default_factory=list)
     picker: list[list[PickerCard]] = field(default_factory=list)
 
@@ -177,6 +178,8 @@ class HandPanel:
                 self.hand.outcome, self.hand.cards, self.round.number, rules, self.hand.extra
             )
             reasons = list(reasons)
+            if own is None and self.hand.outcome == engine.POINTS:
+                own = self.hand.entry.entered  # a count entered as a number is doubled too
         if own is not None:
             reasons += kind.hand_reasons(self.entry.outcome, own, self.doubler, rules)
         return reasons

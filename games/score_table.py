@@ -53,12 +53,18 @@ class ScoreTable:
     def any_out(self) -> bool:
         return any(total.out for total in self.totals)
 
-    def running_totals(self) -> dict[int, list[int]]:
-        """Seat id -> the total after each round, for charts."""
+    @property
+    def played_rows(self) -> list[Row]:
+        """The rounds with a hand entered: a game in play's open round not yet."""
+        return [row for row in self.rows if any(cell.hand for cell in row.cells)]
+
+    def running_totals(self) -> dict[int, list[int | None]]:
+        """Seat id -> the total after each played round, for charts; None where the seat's hand
+        is not entered (its line stops where its play did)."""
         running = {seat.pk: [] for seat in self.seats}
-        for row in self.rows:
+        for row in self.played_rows:
             for cell in row.cells:
-                running[cell.seat.pk].append(cell.running)
+                running[cell.seat.pk].append(cell.running if cell.hand else None)
         return running
 
 

@@ -10,10 +10,20 @@ from tests.browser import (
     SCREENSHOTS,
     assert_accessible,
     enter_hand,
+    panel_for,
     phone_context,
+    screenshot,
 )
 
 pytestmark = pytest.mark.browser
+
+
+def both_themes(page, name):
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    for scheme in ("light", "dark"):
+        page.emulate_media(color_scheme=scheme)
+        page.screenshot(path=str(SCREENSHOTS / f"{name}-{scheme}.png"))
+    page.emulate_media(color_scheme="light")
 
 
 def test_a_guest_finishes_a_game_and_opens_the_next_of_the_night_without_a_new_link(
@@ -32,6 +42,16 @@ def test_a_guest_finishes_a_game_and_opens_the_next_of_the_night_without_a_new_l
         page.get_by_label("Name this phone").fill("Bob's phone")
         page.get_by_role("button", name="Join as a guest").click()
         expect(page.locator("h1")).to_have_text("Round 1 of 11")
+        # "Pick whose hand you enter" points at the first screen: whose hand is chosen there,
+        # the phone named for Bob starting on Bob's hand, open, the others closed.
+        expect(page.locator(".messages")).to_contain_text("pick whose hand you enter")
+        chooser = page.get_by_label("I'm entering for")
+        expect(chooser).to_be_in_viewport(ratio=1)
+        expect(chooser.locator("option:checked")).to_have_text("Bob")
+        expect(panel_for(page, "Bob").locator("summary .who")).to_be_in_viewport(ratio=1)
+        expect(panel_for(page, "Bob").locator("details")).to_have_attribute("open", "")
+        expect(panel_for(page, "Ann").locator("details")).not_to_have_attribute("open", "")
+        screenshot(page, "guest-first-screen")
         enter_hand(page, "Bob", "KS QD 2C")
 
         # The table finishes the game: the guest sees that it is over, with the final scores.
@@ -43,12 +63,7 @@ def test_a_guest_finishes_a_game_and_opens_the_next_of_the_night_without_a_new_l
         expect(page.locator("main")).to_contain_text("This game is finished")
         expect(page.locator(".standings")).to_contain_text("Final standings")
         expect(page.get_by_label("Password")).to_have_count(0)
-        SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-        for scheme in ("light", "dark"):
-            page.emulate_media(color_scheme=scheme)
-            page.screenshot(path=str(SCREENSHOTS / f"guest-ended-game-{scheme}.png"))
-        page.emulate_media(color_scheme="light")
-        assert_accessible(page, "a guest's finished game")
+        both_themes(page, "guest-ended-game")
 
         # The rematch starts on a member's phone: the guest opens it from the same page.
         rematch = Game.objects.start(
@@ -59,14 +74,26 @@ def test_a_guest_finishes_a_game_and_opens_the_next_of_the_night_without_a_new_l
             user=member,
         )
         assert rematch.night_id == game.night_id
-        page.reload()
-        page.get_by_role("link", name="Three Thirteen In play").click()
-        page.get_by_role("link", name="Enter round 1").click()
+        # The finished game's page says so without a reload, at the top, and leads there.
+        going_on = page.locator(".next-game")
+        expect(going_on).to_contain_text("Three Thirteen has started")
+        expect(going_on).to_be_in_viewport()
+        both_themes(page, "guest-next-game")
+        assert_accessible(page, "a guest's finished game, the next one started")
+        going_on.get_by_role("link", name="Go to Three Thirteen, round 1").click()
+        expect(page.locator("h1")).to_have_text("Round 1 of 11")
+        assert page.url.endswith(f"/games/{rematch.pk}/rounds/1/")
+        # The top bar's score table is this game's; the site's home is the night's game.
+        score_table = page.locator(".topbar").get_by_role("link", name="Score table")
+        expect(score_table).to_have_attribute("href", f"/games/{rematch.pk}/")
         enter_hand(page, "Bob", "KC QH 2D")
         expect(page.locator(".hand-line .saved-by").first).to_have_text(
             "Saved by guest on Bob's phone"
         )
         assert rematch.rounds.get().hands.get().updated_by_name == "guest on Bob's phone"
+        page.goto("/")
+        expect(page.locator("h1")).to_have_text("Round 1 of 11")
+        assert page.url.endswith(f"/games/{rematch.pk}/rounds/1/")
         assert logged == [] and page.evaluate("window.__violations") == []
     finally:
         context.close()

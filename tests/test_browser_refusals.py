@@ -84,11 +84,16 @@ def test_a_refused_save_is_read_at_once_from_the_pinned_bar_and_a_complete_hand_
         "(bar) => Math.abs(bar.getBoundingClientRect().top - 52) < 1", arg=bar.element_handle()
     )
     assert panel.locator(".chosen").bounding_box()["y"] < 844, "the tray is on screen"
+    scrolled = page.evaluate("scrollY")
     bar.get_by_role("button", name="Save Maya's hand").click()
     refusal = panel_for(page, "Maya").locator(".save-bar [role=alert]")
     expect(refusal).to_be_in_viewport(timeout=1000)
     expect(refusal).to_have_text("Not saved: 12 cards chosen; this hand holds 13")
     assert in_viewport(page, refusal)
+    # The answer came where the thumb was: the page did not move (Save had the focus as the
+    # panel was drawn again), the tray still on screen.
+    assert page.evaluate("scrollY") == scrolled
+    assert panel_for(page, "Maya").locator(".chosen").bounding_box()["y"] < 844
     summary = panel_for(page, "Maya").locator("summary")
     expect(summary).not_to_contain_text("Saved by")
     both_themes(page, "refusal-from-the-pinned-bar")
@@ -102,11 +107,18 @@ def test_a_refused_save_is_read_at_once_from_the_pinned_bar_and_a_complete_hand_
     ace.click()
     expect(panel.locator(".count")).to_have_text("14 of 13 cards")
     expect(ace).to_have_accessible_name("Ace of hearts: all 2 chosen")
+    # Fourteen cards refused: the page stays where it is for that too.
+    scrolled = page.evaluate("scrollY")
+    panel.get_by_role("button", name="Save Maya's hand").click()
+    expect(refusal).to_have_text("Not saved: 14 cards chosen; this hand holds 13")
+    assert page.evaluate("scrollY") == scrolled
     ace.dispatch_event("pointerdown")
     expect(panel.locator(".count")).to_have_text("13 of 13 cards")  # held long enough
     ace.dispatch_event("pointerup")
     ace.dispatch_event("click")  # the end of the press adds nothing
     expect(panel.locator(".count")).to_have_text("13 of 13 cards")
+    # The hand is fixed: the refusal, about the hand as it was, is gone from the pinned bar.
+    expect(refusal).to_have_count(0)
     # Choosing an outcome moves nothing.
     where = "(picker) => picker.getBoundingClientRect().top + window.scrollY"
     picker = panel.locator(".picker").evaluate(where)
@@ -115,21 +127,29 @@ def test_a_refused_save_is_read_at_once_from_the_pinned_bar_and_a_complete_hand_
     panel.get_by_text("Cards left", exact=True).click()
     expect(panel.locator(".bar-points")).to_have_text("0 points")
 
-    # Thirteen hearts, saved as cards left: the page asks first, where Save was tapped.
+    # Thirteen hearts, saved as cards left: the page asks first, where Save was tapped, and
+    # does not move.
+    scrolled = page.evaluate("scrollY")
     panel.get_by_role("button", name="Save Maya's hand").click()
     question = panel_for(page, "Maya").locator(".question")
     expect(question).to_contain_text("Did Maya declare?")
     assert in_viewport(page, question)
+    assert page.evaluate("scrollY") == scrolled
     assert not Hand.objects.exists()
     both_themes(page, "declare-question")
     assert_accessible(page, "the declare question")
     question.get_by_role("button", name="Yes, Maya declared").click()
+    # The save's answer, its line, is on the screen, with the next hand opened under it.
     expect(saved_line(page, "Maya")).to_have_text("Declared and won · 0 points")
+    expect(saved_line(page, "Maya")).to_be_in_viewport(ratio=1)
+    expect(panel_for(page, "Priya").locator("details")).to_have_attribute("open", "")
+    expect(panel_for(page, "Priya").locator("summary .who")).to_be_in_viewport(ratio=1)
+    both_themes(page, "saved-line-in-view")
     assert Hand.objects.get().outcome == WENT_OUT
 
     # Nothing logged but the browser's own line for the refusal's status (422); no policy met.
     assert [text for text in logged if "status of 422" not in text] == []
-    assert len(logged) <= 1
+    assert len(logged) <= 2  # the two refusals
     assert page.evaluate("window.__violations") == []
 
 

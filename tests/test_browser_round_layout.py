@@ -5,7 +5,9 @@ opened after a save is never under the sticky top bar."""
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser import PHONE, enter_hand, panel_for, screenshot, signed_in_phone
+from games.engine import POINTS, WENT_OUT
+from games.models import Entry
+from tests.browser import PHONE, enter_hand, panel_for, save_round, screenshot, signed_in_phone
 
 pytestmark = pytest.mark.browser
 
@@ -58,14 +60,27 @@ def test_the_next_hand_opens_below_the_top_bar(ann_phone, member, make_game):
     assert name["y"] + name["height"] <= PHONE["height"]
 
 
-def test_a_finished_games_hands_are_shown_not_offered(ann_phone, member, make_game):
+def test_a_finished_games_hands_are_shown_not_offered_nor_its_dropped_round(
+    ann_phone, member, make_game
+):
     game = make_game(member)
+    entries = {"Ann": Entry(WENT_OUT, "5H 6H 7H"), "Bob": Entry(POINTS, "", 9)}
+    save_round(game, 1, entries | {"Cid": Entry(POINTS, "", 4)})
     page = ann_phone
-    page.goto(f"/games/{game.pk}/rounds/1/")
+    page.goto(f"/games/{game.pk}/rounds/2/")
     panel_for(page, "Ann").get_by_role("button", name="5 of hearts", exact=True).click()
-    game.finish()
+    game.finish()  # round 2 has no hand entered: the finish leaves it out
     page.reload()
     expect(page.locator(".picker")).to_have_count(0)
     expect(page.get_by_role("button", name="Save Ann's hand")).to_have_count(0)
     expect(panel_for(page, "Ann").locator("[data-entry-state]")).to_be_hidden()
+    # The dropped round says what the finish said of it, never what is still to enter.
+    expect(page.locator("#round-status")).to_contain_text(
+        "The game was finished before this round was played: it is left out of the game."
+    )
+    expect(page.locator("#round-status .todo")).to_have_count(0)
     screenshot(page, "round-finished-game")
+    # The last round played leads nowhere further.
+    page.goto(f"/games/{game.pk}/rounds/1/")
+    expect(page.get_by_role("link", name="← Score table")).to_be_visible()
+    expect(page.get_by_role("link", name="Next ›")).to_have_count(0)

@@ -6,9 +6,16 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from games.engine import POINTS, WENT_OUT
+from games.engine import CARDS, POINTS, WENT_OUT
 from games.models import Entry, Hand, HandChange
-from tests.browser import PHONE, phone_context, screenshot
+from tests.browser import (
+    PHONE,
+    RECORD_VIOLATIONS,
+    panel_for,
+    phone_context,
+    saved_line,
+    screenshot,
+)
 from tests.factories import PASSWORD
 
 pytestmark = pytest.mark.browser
@@ -33,24 +40,53 @@ def played_round(member, make_game, kind="three-thirteen"):
     return game, first, (ann, bob, cid)
 
 
-def test_undo_the_last_save_on_a_phone(browser, live_server, member, make_game):
-    game, first, (ann, bob, cid) = played_round(member, make_game)
+def test_undo_answers_where_it_was_tapped_and_gives_the_hand_back_to_correct(
+    browser, live_server, member, make_game
+):
+    game = make_game(member)
+    ann, bob, cid = game.seats.all()
+    first = game.rounds.get()
+    first.save_hand(ann, Entry(WENT_OUT, "5H 6H 7H"), member)
+    first.save_hand(bob, Entry(CARDS, "KS QD 2C"), member)
     context = phone_context(browser, live_server)
+    context.add_init_script(RECORD_VIOLATIONS)
     page = context.new_page()
+    logged = []
+    page.on("console", lambda message: message.type == "error" and logged.append(message.text))
     log_in(page)
     page.goto(f"/games/{game.pk}/rounds/1/")
+    page.evaluate("window.__samePage = true")
     undo = page.get_by_role("button", name="Undo last save: Bob's hand")
-    expect(undo).to_be_visible()
+    undo.scroll_into_view_if_needed()
+    tapped = undo.bounding_box()["y"]
     screenshot(page, "undo-offered", audit=False)
     undo.click()
-    expect(page.locator(".messages")).to_contain_text("Undone: Bob's hand is not entered any more.")
+    # The answer is where the thumb was, on the same page (no reload to its top).
+    note = page.locator("#undone-note")
+    expect(note).to_contain_text("undid the last save of Bob's hand: not entered now.")
+    expect(note).to_be_in_viewport(ratio=1)
+    assert abs(note.bounding_box()["y"] - tapped) < 80, (note.bounding_box(), tapped)
+    assert page.evaluate("window.__samePage") is True
+    # Bob's hand is open again with the cards that were undone, kept until saved.
+    bob_panel = panel_for(page, "Bob")
+    expect(bob_panel.locator("details")).to_have_attribute("open", "")
+    expect(bob_panel.locator(".count")).to_have_text("3 of 3 cards")
+    expect(bob_panel.locator("summary")).to_contain_text("not saved yet")
     expect(page.locator("#round-status .todo")).to_contain_text("Still to enter: Bob, Cid.")
-    expect(page.locator(".history")).to_contain_text("undid the last save of Bob")
+    # The save before it is a second tap away, not where the thumb just was.
+    expect(page.get_by_role("button", name="Undo last save: Ann's hand")).to_be_hidden()
+    expect(page.get_by_text("Undo an earlier save too")).to_be_visible()
     screenshot(page, "undo-done")
     assert not Hand.objects.filter(seat=bob).exists()
     assert HandChange.objects.filter(undo=True).count() == 1
-    # Now Ann's save is the last one to undo.
-    expect(page.get_by_role("button", name="Undo last save: Ann's hand")).to_be_visible()
+    # Corrected and saved again from the panel: no conflict with the undo.
+    bob_panel.get_by_role("button", name="Remove 2 of clubs").click()
+    bob_panel.locator('button.pick[value="3C"]').click()
+    bob_panel.get_by_role("button", name="Save Bob's hand").click()
+    expect(saved_line(page, "Bob")).to_contain_text("points")
+    assert sorted(Hand.objects.get(seat=bob).cards.split()) == ["3C", "KS", "QD"]
+    expect(page.locator("#undone-note")).to_have_count(0)
+    assert logged == [] and page.evaluate("window.__violations") == []
     context.close()
 
 

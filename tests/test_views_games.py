@@ -201,7 +201,17 @@ def test_editing_an_earlier_round_changes_totals_and_is_recorded(signed_in, memb
     footer = signed_in.get(f"/games/{game.pk}/").content.decode().split("<tfoot>")[1]
     assert ">21</td>" in footer
     history = signed_in.get(f"/games/{game.pk}/rounds/1/").content.decode()
-    assert "Cards left: KS QD 2C (22) → Cards left: KS QD AC (21)" in history
+    change = history.split('id="round-changes-list"')[1].split("</li>")[0]
+    said = re.sub(
+        r'<span class="face[^"]*" role="img" aria-label="([^"]+)">.*?</span></span>',
+        r"[\1]",
+        change,
+    )
+    said = re.sub(r"<[^>]+>", "", said)
+    assert (
+        "Cards left: [King of spades] [Queen of diamonds] [2 of clubs] (22) → "
+        "Cards left: [King of spades] [Queen of diamonds] [Ace of clubs] (21)"
+    ) in said
 
 
 def test_finishing_gives_standings_where_equal_totals_share_a_place(signed_in, member, make_game):
@@ -227,7 +237,9 @@ def test_rummy_all_pure_declaration_doubles_the_others(signed_in, member, make_g
     save(signed_in, game, 1, ann, "AS 2S 3S 4S 5D 6D 7D 8C 9C 10C JH QH KH", outcome="went_out")
     assert Hand.objects.get(seat=bob).points == 80
     page = signed_in.get(f"/games/{game.pk}/rounds/1/").content.decode()
-    assert "Ann declared four pure sequences: every other count is doubled." in page
+    assert (
+        "Ann declared four pure sequences: every other count is doubled (Bob&#x27;s count)." in page
+    )
 
 
 def test_rummy_doubling_without_a_cap(signed_in, member, make_game):

@@ -71,7 +71,10 @@ def test_a_count_doubled_by_the_winners_pure_sequences_names_the_winner(signed_i
         "No pure sequence: every card counts",
         "Doubled: Maya's melds are all pure",
     ]
-    assert "Maya declared four pure sequences: every other count is doubled." in page
+    assert (
+        "Maya declared four pure sequences: every other count is doubled (Priya&#x27;s count)."
+        in page
+    )
 
 
 def test_a_count_saved_after_the_winners_pure_sequences_is_answered_doubled(signed_in, rummy):

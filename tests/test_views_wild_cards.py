@@ -31,7 +31,7 @@ def chosen_cards(html: str) -> list[tuple[str, bool]]:
     return [
         (name, "wild" in classes.split())
         for classes, name in re.findall(
-            r'<button type="submit" name="untap"[^>]*><span class="face ([^"]*)"[^>]*>.*?'
+            r'<button name="untap"[^>]*><span class="face ([^"]*)"[^>]*>.*?'
             r'<span class="visually-hidden" data-name>Remove ([^<]+)</span>',
             html,
         )
@@ -115,7 +115,7 @@ def test_a_supply_refusal_shows_the_card_face(signed_in, member, make_game):
     )
     assert response.status_code == 422
     error = re.search(
-        r'<p class="field-error[^"]*" role="alert">(.*?)</p>', response.content.decode()
+        r'<p class="field-error[^"]*" role="alert"[^>]*>(.*?)</p>', response.content.decode()
     )
     assert error, "the refusal is shown"
     shown = error.group(1)
@@ -129,7 +129,7 @@ def test_a_went_out_refusal_shows_the_left_over_cards_as_faces(signed_in, member
     entry = {"outcome": "went_out", "cards": "5H 6H 8C", "save": "1"}
     response = signed_in.post(hand_url(game, 1, game.seats.first()), entry)
     shown = re.search(
-        r'<p class="field-error[^"]*" role="alert">(.*?)</p>', response.content.decode()
+        r'<p class="field-error[^"]*" role="alert"[^>]*>(.*?)</p>', response.content.decode()
     ).group(1)
     assert "does not meld completely" in shown
     assert sorted(re.findall(r'aria-label="([^"]+)"', shown)) == [

@@ -20,6 +20,10 @@ from .options import described, options_of
 from .outcomes import CARDS, DRAWN, MAX_POINTS, NAMES, POINTS, WENT_OUT, takes_cards
 from .wilds import wild_reasons
 
+# A loser's count, which a Rummy winner's four pure sequences double: counted from the cards,
+# or entered as a number (the table counted it); a fixed penalty (a drop) is not a count.
+COUNTED = (CARDS, POINTS)
+
 
 @dataclass
 class Scored:
@@ -147,7 +151,9 @@ class GameKind:
     # (count, winner all pure, rules) -> the count of a hand once the round is known, for
     # games where the winner's hand changes the others' (Rummy's double and cap)
     final_count: Callable[[int, bool, object], int] | None = None
-    doubled_note: str = ""  # the round page's words when that happens ({winner}: a name)
+    # The round page's words when that happens: (winner, the counts doubled, the fixed
+    # penalties not) -> words.
+    doubled_note: Callable[[str, list[str], list[str]], str] | None = None
     # (count, the name of the winner who doubles it or None, rules) -> why a hand's count
     # changed once the round is known (Rummy's double and cap), in the rules' words
     count_reasons: Callable[[int, str | None, object], list[str]] | None = None
@@ -369,21 +375,27 @@ class GameKind:
         return next((name for outcome, pure, name in hands if outcome == WENT_OUT and pure), None)
 
     def round_notes(self, hands: Iterable[tuple[str, bool, str]]) -> list[str]:
-        """What the round page says of the round as a whole, from (outcome, all pure, name)."""
+        """What the round page says of the round as a whole, from (outcome, all pure, name):
+        whose counts a Rummy winner's four pure sequences double, and whose fixed penalty not."""
+        hands = list(hands)
         winner = self.doubler(hands)
-        return [self.doubled_note.format(winner=winner)] if winner else []
+        if not winner:
+            return []
+        counts = [name for outcome, _, name in hands if outcome in COUNTED]
+        penalties = [name for outcome, _, name in hands if outcome not in (*COUNTED, WENT_OUT)]
+        return [self.doubled_note(winner, counts, penalties)]
 
     def hand_reasons(self, outcome: str, count: int, doubler: str | None, rules) -> list[str]:
         """Why a hand's points changed once its round is known, from its own count and the
         name of the winner who doubles it (`doubler`): "Doubled: Maya's melds are all pure"."""
-        if self.count_reasons is None or outcome != CARDS:
+        if self.count_reasons is None or outcome not in COUNTED:
             return []
         return self.count_reasons(count, doubler, rules)
 
     def hand_points(self, outcome: str, points: int, doubled: bool, rules) -> int:
         """A hand's points once the round is known, from its points scored on its own: a
         counted hand doubled when the winner's are all pure, then the maximum count (Rummy)."""
-        if self.final_count is None or outcome != CARDS:
+        if self.final_count is None or outcome not in COUNTED:
             return points
         return self.final_count(points, doubled, rules)
 
@@ -666,7 +678,7 @@ RUMMY13 = GameKind(
     score_cards=_score_rummy,
     command=rummy13.command_answer,
     final_count=rummy13.final_count,
-    doubled_note=rummy13.DOUBLED_NOTE,
+    doubled_note=rummy13.doubled_note,
     count_reasons=rummy13.count_reasons,
     pure_remark=rummy13.ALL_PURE_REMARK,
     pool_limit=rummy13.pool_limit,

@@ -12,7 +12,6 @@ from .outcomes import DROP, MIDDLE_DROP, WRONG_DECLARATION
 HAND_SIZE = 13
 RANKS = tuple(range(1, 14))
 # The words of the all-pure double, for the round page ({winner}: the winner's name).
-DOUBLED_NOTE = "{winner} declared four pure sequences: every other count is doubled."
 ALL_PURE_REMARK = "four pure sequences: the others count double"
 # Why a loser's count is what it is, in the words of the rules (RULES.md, "A loser's count").
 WHY_NO_PURE = "No pure sequence: every card counts"
@@ -370,6 +369,25 @@ def loser_reasons(cards: list[Card], rules: RummyRules, arrangement: Arrangement
             ):
                 reasons.append(WHY_FOUR_MELDS)
     return reasons
+
+
+def doubled_note(winner: str, counts: list[str], penalties: list[str]) -> str:
+    """The round page's words when `winner` declared four pure sequences: whose counts are
+    doubled (`counts`: the names of the losers whose count is entered, from cards or as a
+    number), and that a fixed penalty (a drop, a wrong declaration: `penalties`) is not."""
+    said = f"{winner} declared four pure sequences: every other count is doubled"
+    if counts:
+        said += f" ({_names(counts)} count{'s' if len(counts) > 1 else ''})"
+    if penalties:
+        which = "penalty is" if len(penalties) == 1 else "penalties are"
+        said += f"; {_names(penalties)} fixed {which} not"
+    return said + "."
+
+
+def _names(names: list[str]) -> str:
+    """ "Priya's, Sam's and Theo's" """
+    owned = [f"{name}'s" for name in names]
+    return owned[0] if len(owned) == 1 else f"{', '.join(owned[:-1])} and {owned[-1]}"
 
 
 def count_reasons(count: int, winner: str | None, rules: RummyRules) -> list[str]:

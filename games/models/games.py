@@ -96,6 +96,10 @@ class GameQuerySet(models.QuerySet):
             )
             if first_round:
                 Round.objects.create(game=game, number=1, dealer=seats[0])
+            # The night's earlier games point their phones on to this one (a guest's too, which
+            # follows the stream of the game it is on): each changes.
+            for earlier in self.select_for_update().filter(night=night).exclude(pk=game.pk):
+                earlier.changed()
             live.night_changed(night.pk)
         return game
 
@@ -184,6 +188,13 @@ class Game(models.Model):
         if self.finished_at:
             return None
         return self.rounds.filter(completed_at__isnull=True).select_related("dealer").first()
+
+    def next_in_night(self) -> "Game | None":
+        """The first game of the same night started after this one and still in play: where
+        the table went on."""
+        later = Game.objects.filter(night_id=self.night_id, group_id=self.group_id)
+        later = later.filter(created_at__gt=self.created_at, finished_at=None)
+        return later.order_by("created_at").first()
 
     def changed(self) -> int:
         """Count a change of the game, inside the transaction that makes it (which holds the

@@ -80,8 +80,10 @@ def _picker_button(card: Card, held: int, full: bool, wild: bool, limit: int):
     classes = " ".join(
         part for part in ("pick", card.colour, "held" * bool(held), "wild" * wild) if part
     )
+    # No type attribute: a form's button sends it all the same, and htmx takes in every
+    # [type=submit] of a page as it starts (a round page has hundreds of cards).
     return format_html(
-        '<button type="submit" name="tap" value="{}" data-limit="{}" data-name="{}"{} class="{}"{}>'
+        '<button name="tap" value="{}" data-limit="{}" data-name="{}"{} class="{}"{}>'
         '<span class="face-text" aria-hidden="true">{}</span>'
         '<span class="visually-hidden">{}</span>'
         '<span class="badge" aria-hidden="true"{}>{}</span></button>',

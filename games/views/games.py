@@ -11,13 +11,15 @@ from ..access import TableRequest, game_access, member_required
 from ..etags import game_etag
 from ..forms import NewGameForm
 from ..history import game_results
-from ..lookups import game_context, game_for, whole_number
+from ..lookups import game_context, game_for, guest_landing, whole_number
 from ..models import Game, GameNight, Player
 
 
 @require_safe
 def home(request: TableRequest):
     if request.group is None:
+        if request.guest is not None:
+            return redirect(guest_landing(Game.objects.filter(request.guest.games())))
         return render(request, "home.html", {"kinds": engine.KINDS.values()})
     nights = list(GameNight.objects.filter(group=request.group)[:30])
     results = game_results(Game.objects.filter(night__in=nights).order_by("created_at"))

@@ -7,6 +7,7 @@ from django.contrib import messages
 from django.contrib.auth.views import redirect_to_login
 from django.db import transaction
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
@@ -27,7 +28,9 @@ def players(request: TableRequest):
     if request.method == "POST" and form.is_valid():
         Player.objects.create(group=request.group, name=form.cleaned_data["name"])
         messages.success(request, f"{form.cleaned_data['name']} added.")
-        return redirect("players")
+        return redirect(f"{reverse('players')}?added=1")
+    if request.GET.get("added") and not form.is_bound:
+        form.fields["name"].widget.attrs["autofocus"] = True  # the next name, typed at once
     listed = Player.objects.filter(group=request.group)
     return render(request, "games/players.html", {"form": form, "players": listed})
 

@@ -7,6 +7,7 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 from ..access import TableRequest, let_guest_in, member_required, removed_since
 from ..forms import DeviceForm
 from ..history.shared import guest_preview
+from ..lookups import guest_landing
 from ..models import Game, GuestPass
 from ..qr import qr_svg
 
@@ -61,10 +62,7 @@ def guest_join(request: TableRequest, game_id, token):
     if request.method == "POST" and form.is_valid():
         let_guest_in(request, guest_pass, form.cleaned_data["device"])
         messages.success(request, "You're in: pick whose hand you enter, then tap the cards.")
-        # The evening's game in play now (the link's own, or a rematch since), else the link's.
-        playing = guest_pass.night_games().filter(finished_at=None).order_by("-created_at")
-        current = next((game.current_round() for game in playing[:1]), None)
-        return redirect(current or guest_pass.game)
+        return redirect(guest_landing(guest_pass.night_games()))
     game = guest_pass.game
     players = [seat.player.name for seat in game.seats.select_related("player")]
     context = {"form": form, "game": game, "kind": game.kind_def, "players": players}

@@ -1,6 +1,7 @@
 """A round at the table: its page, each hand's entry (scored as it stands, or saved), and the
 undo of its last save."""
 
+import re
 from dataclasses import replace
 
 from django.contrib import messages
@@ -36,19 +37,40 @@ def round_page(request: TableRequest, game_id, number):
     if request.htmx and request.htmx.target != "round-changes-list":
         # The round's summary, asked again after each save (as every phone's poll draws it).
         state = round_state_for(request, game_id, number)
-        context = round_status(state.round, state.table, state.last_save, state.report)
+        context = round_status(
+            state.round, state.table, state.last_save, state.report, state.last_undo
+        )
         return render(request, "games/round.html#round-status", context)
     round_ = round_for(request, game_id, number)
     if request.htmx:  # the changes, opened
-        context = {"changes": round_changes_list(round_)}
+        context = {"changes": round_changes_list(round_), "round": round_}
         return render(request, "games/round.html#round-changes", context)
     context = round_context(round_) | {"live_etag": round_etag(request, round_.game, number)}
     # "I'm entering for": a phone picks the one seat whose hand it enters; that panel opens.
+    # A guest's phone says so first, and one named for a player ("Bob's phone") starts on
+    # that player's hand.
     entering_for = whole_number(request.GET.get("seat"))
+    if request.as_guest:
+        context["choose_first"] = True
+        if "seat" not in request.GET:
+            entering_for = _named_for(request.guest.device, context["panels"])
     if any(panel.seat.pk == entering_for for panel in context["panels"]):
         context["entering_for"] = entering_for
         context["panels"].sort(key=lambda panel: panel.seat.pk != entering_for)
     return render(request, "games/round.html", context)
+
+
+def _named_for(device: str, panels) -> int | None:
+    """The seat of the one player a phone's name starts with ("Bob's phone", "bob"), if any
+    (of two such names, the longer: "Anna" before "Ann")."""
+    device = device.casefold()
+    named = [
+        panel.seat
+        for panel in panels
+        if re.match(rf"{re.escape(panel.seat.player.name.casefold())}(?![\w])", device)
+    ]
+    named.sort(key=lambda seat: -len(seat.player.name))
+    return named[0].pk if named else None
 
 
 @game_access
@@ -190,12 +212,37 @@ def undo_save(request: TableRequest, game_id, number):
         messages.error(request, f"Nothing was undone: {refusal}.")
         return redirect(round_)
     publish_round(request, round_.game_id, round_.number, undo.game_version)
+    if request.htmx:
+        return _undone(request, round_, undo)
     name = undo.seat.player.name
     if undo.removed_hand:
         messages.success(request, f"Undone: {name}'s hand is not entered any more.")
     else:
         messages.success(request, f"Undone: {name}'s hand is back to {undo.new_summary}.")
-    return redirect(round_)
+    return redirect(f"{round_.get_absolute_url()}#round-status")
+
+
+def _undone(request: TableRequest, round_: Round, undo) -> HttpResponse:
+    """An undo taken on this phone: the round's summary where Undo was tapped, and the hand's
+    panel open again holding the entry that was undone (not saved), to correct and save."""
+    round_ = _round_of(round_.game, round_.number)
+    context = round_status(round_, round_.table(), last_undo=undo)
+    seat = undo.seat
+    hand = _hand(round_, seat)
+    state = undo.before
+    entry = Entry(
+        state.get("outcome") or engine.CARDS,
+        state.get("cards", ""),
+        state.get("entered_points"),
+        hand.version if hand else 0,
+        state.get("extra", {}),
+    )
+    panel = _entering(round_, seat, entry, hand=hand, undone=True)
+    response = render(
+        request, "games/round.html#undone", context | {"panel": panel, "undone_here": True}
+    )
+    response["X-Game-Version"] = str(undo.game_version)
+    return response
 
 
 @csrf_exempt  # checked below, once the photo is known to stay in memory (`_hand_photo`)

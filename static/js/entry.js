@@ -12,7 +12,8 @@
 //   this phone gave it, so the server still refuses to overwrite a hand another phone changed
 //   meanwhile, but knows a resend behind only this phone's own unanswered saves.
 (() => {
-  if (!window.htmx) return;
+  // Only a round page has hands to enter (this script runs once its page is parsed).
+  if (!window.htmx || !document.querySelector(".hand-panel")) return;
 
   const RETRY_EVERY = 15000;
   const DRAFT_PREFIX = "scorekeeper:draft:v1:";
@@ -70,6 +71,7 @@
       this.asked = null; // the entry the last scoring request was sent for
       this.typed = false; // that request reads typed cards: its reading becomes the chosen cards
       this.saving = false;
+      this.tappedSave = false; // the save under way was asked for by a tap (not sent again by itself)
       this.memoryDraft = null;
       this.scoredKey = null; // {asked, key}: the server's entry key for the entry last scored
       // Cards a photo's reading was unsure of, each with what to check ({card, words}).
@@ -173,6 +175,8 @@
     // ------------------------------------------------------------------ scoring
 
     changed({ typed = false } = {}) {
+      // A refusal or a question was about the entry as it was: it goes once the entry changes.
+      for (const line of this.form.querySelectorAll("[data-about-entry]")) line.remove();
       this.keepDraft({ pending: false });
       this.showState("draft");
       // Counted by the server once the taps pause; offline, once the connection is back.
@@ -328,6 +332,11 @@
       this.section.removeAttribute("data-refused"); // its line shows again: it is saved now
       this.section.removeAttribute("data-conflict");
       this.section.querySelector("details").open = false;
+      // The answer to a tap on Save is the hand's line ("Declared and won · 0 points"): it comes
+      // to the top of the screen, the next hand opening under it. A save sent again by itself
+      // (the connection back) moves nothing.
+      if (this.tappedSave) this.section.scrollIntoView({ block: "start" });
+      this.tappedSave = false;
       this.openNext();
     }
 
@@ -338,9 +347,7 @@
       const next = [...all.slice(at + 1), ...all.slice(0, at)].find(
         (section) => section.querySelector(".hand-line .unsaved") && !section.querySelector("details").open,
       );
-      if (!next) return;
-      next.querySelector("details").open = true;
-      next.scrollIntoView({ block: "start" });
+      if (next) next.querySelector("details").open = true;
     }
   }
 
@@ -410,6 +417,7 @@
       event.preventDefault();
       return;
     }
+    if (button.name === "save" || button.name === "answer") panel.tappedSave = true;
     if (button.name === "answer") {
       // "Yes, they went out": the entry is that outcome from now on (its draft too).
       const outcome = panel.form.querySelector(`input[name=outcome][value="${CSS.escape(button.value)}"]`);
@@ -473,9 +481,14 @@
     }
   });
   const handForm = (config) => config?.elt instanceof Element && config.elt.matches("form.hand-form");
+  // A panel drawn again (a refusal, a question, a conflict) is put in before the old one is taken
+  // out, and the browser's scroll anchoring follows the old one down the page: the page stays
+  // where it was, Save and its answer under the thumb.
+  let keptScroll = null;
   document.addEventListener("htmx:beforeSwap", (event) => {
     const panel = handForm(event.detail.requestConfig) && panelOf(event.detail.requestConfig.elt);
     if (!panel) return;
+    keptScroll = window.scrollY;
     const html = event.detail.serverResponse || "";
     if (isSave(event.detail.requestConfig)) {
       const taken = event.detail.xhr.getResponseHeader("X-Hand-Version");
@@ -490,7 +503,18 @@
       event.detail.shouldSwap = false;
     }
   });
+  // An undo's answer: the round's summary says so where Undo was tapped, and stays there while
+  // the undone hand's panel opens again above it.
+  let statusTop = null;
+  const statusAt = () => document.getElementById("round-status")?.getBoundingClientRect().top ?? null;
+  document.addEventListener("htmx:beforeSwap", (event) => {
+    if (event.detail.requestConfig?.elt?.matches?.("form.undo")) statusTop = statusAt();
+  });
   document.addEventListener("htmx:afterSwap", (event) => {
+    if (keptScroll !== null && window.scrollY !== keptScroll) window.scrollTo(0, keptScroll);
+    keptScroll = null;
+    if (statusTop !== null) window.scrollBy(0, (statusAt() ?? statusTop) - statusTop);
+    statusTop = null;
     const config = event.detail.requestConfig;
     const panel = config?.elt instanceof Element && panelOf(config.elt);
     if (!panel) return;
@@ -513,6 +537,7 @@
       panel.saved(version, event.detail.xhr.getResponseHeader("X-Saved-Key") || "");
       return;
     }
+    panel.tappedSave = false; // not taken now: sent again later, it moves nothing
     if (!event.detail.successful && event.detail.xhr.status !== 409 && event.detail.xhr.status !== 422) {
       // No connection, a timeout or the server away: the save waits, and the server's check of
       // the version (and of an identical hand) makes a second sending harmless.
@@ -535,10 +560,12 @@
     const panel = setUp(section);
     if (!panel) return;
     const old = panel.readDraft();
-    if (section.hasAttribute("data-conflict") || section.hasAttribute("data-refused")) {
+    if (["data-conflict", "data-refused", "data-undone"].some((mark) => section.hasAttribute(mark))) {
       // The draft stays, no longer waiting to be sent; after a conflict it replaces the hand
-      // the server showed, so it carries that hand's version.
-      const version = section.hasAttribute("data-conflict") ? panel.versionField.value : old?.version;
+      // the server showed, so it carries that hand's version (after an undo, the hand's as
+      // the undo left it).
+      const fresh = section.hasAttribute("data-conflict") || section.hasAttribute("data-undone");
+      const version = fresh ? panel.versionField.value : old?.version;
       panel.keepDraft({ pending: false, version });
       panel.showState("draft");
     }
