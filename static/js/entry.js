@@ -614,12 +614,50 @@
     for (const button of document.querySelectorAll("[data-photo-button]")) {
       const offline = navigator.onLine === false;
       button.disabled = offline;
-      button.querySelector("[data-photo-label]").textContent = offline ? "Reading a photo needs the connection" : "Read cards from a photo";
+      const label = button.querySelector("[data-photo-label]");
+      label.dataset.online ??= label.textContent; // "Read cards from a photo", "Read the table…"
+      label.textContent = offline ? "Reading a photo needs the connection" : label.dataset.online;
     }
   };
   window.addEventListener("online", photoButtons);
   window.addEventListener("offline", photoButtons);
   document.addEventListener("htmx:load", photoButtons);
+
+  // ------------------------------------------------------------------ a photo of the table
+
+  // static/js/table_photo.js says what a table photo's reading gives each panel, and asks for
+  // every hand to be saved: one after another (each checked against those saved before it),
+  // stopping at the first one not taken, brought into view with its refusal or question.
+  document.addEventListener("table-hand", (event) => {
+    const panel = panelOf(event.target);
+    if (panel) panel.fromPhoto(event.detail.cards, event.detail.checks);
+  });
+  let savingEvery = []; // the panels still to save after the one being saved
+  let savingNow = null;
+  const saveNext = () => {
+    savingNow = savingEvery.shift() ?? null;
+    if (!savingNow) {
+      document.getElementById("round-status")?.scrollIntoView({ block: "start" }); // what is left to do
+      return;
+    }
+    htmx.trigger(savingNow.form, "submit");
+    if (navigator.onLine === false) saveNext(); // each waits on this phone for the connection
+  };
+  document.addEventListener("save-every-hand", (event) => {
+    savingEvery = event.detail.sections.map(panelOf).filter((panel) => panel?.readDraft());
+    saveNext();
+  });
+  document.addEventListener("htmx:afterRequest", (event) => {
+    const id = event.detail.elt.closest?.(".hand-panel")?.id;
+    if (!savingNow || id !== savingNow.section.id || !isSave(event.detail.requestConfig)) return;
+    if (event.detail.successful && event.detail.xhr.getResponseHeader("X-Hand-Version")) {
+      saveNext();
+      return;
+    }
+    savingEvery = [];
+    savingNow = null;
+    document.getElementById(id)?.scrollIntoView({ block: "start" });
+  });
 
   const sendWaiting = () => {
     for (const panel of panels.values()) if (panel.readDraft()?.pending) panel.send();
