@@ -1,15 +1,23 @@
 // Small progressive touches; every form works without this file.
 document.documentElement.classList.add("js");
 
-// The phone's time zone, so the server shows times in it when the group chose none.
-try {
-  const zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
-  if (zone && /^[A-Za-z0-9_+/-]+$/.test(zone) && !document.cookie.split("; ").includes(`tz=${zone}`)) {
-    document.cookie = `tz=${zone}; path=/; max-age=31536000; samesite=lax`;
+// The phone's time zone, so the server shows times in it when the group chose none. The first
+// Intl time zone of a page loads its data, a long task on a slow phone: asked at once only while
+// the server does not know the zone (so this page's stream is drawn in it), else checked when
+// the page is idle (a phone that travelled).
+const noteTimeZone = () => {
+  try {
+    const zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
+    if (zone && /^[A-Za-z0-9_+/-]+$/.test(zone) && !document.cookie.split("; ").includes(`tz=${zone}`)) {
+      document.cookie = `tz=${zone}; path=/; max-age=31536000; samesite=lax`;
+    }
+  } catch {
+    // No Intl time zone: times stay in the server's zone.
   }
-} catch {
-  // No Intl time zone: times stay in the server's zone.
-}
+};
+if (!/(?:^|; )tz=/.test(document.cookie)) noteTimeZone();
+else if (window.requestIdleCallback) requestIdleCallback(noteTimeZone, { timeout: 5000 });
+else setTimeout(noteTimeZone, 3000);
 
 // Installable app: the service worker caches the app shell so pages open at once.
 if ("serviceWorker" in navigator) {
