@@ -9,6 +9,7 @@ import re
 from datetime import date
 
 import pytest
+from django.core.files import uploadedfile
 from django.test import Client
 
 from games import table_photos, vision
@@ -291,3 +292,16 @@ def test_a_finished_game_or_a_deck_the_reader_cannot_read_is_refused(
     Game.objects.filter(pk=rummy.pk).update(finished_at="2026-01-01T00:00Z")
     response = send(signed_in, rummy)
     assert response.status_code == 422 and "finished" in response.content.decode()
+
+
+def test_a_table_photo_is_never_written(signed_in, rummy, reads, settings, tmp_path, monkeypatch):
+    reads(table_of(*DEALT))
+    settings.FILE_UPLOAD_TEMP_DIR = str(tmp_path)
+    written = []
+    monkeypatch.setattr(
+        uploadedfile.TemporaryUploadedFile, "__init__", lambda *args, **kwargs: written.append(1)
+    )
+    # Over Django's in-memory threshold, under the reader's limit: kept in memory all the same.
+    response = send(signed_in, rummy, b"\x89PNG\r\n\x1a\n" + bytes(3 * 2**20))
+    assert response.status_code == 200 and "data-table-hand" in response.content.decode()
+    assert list(tmp_path.iterdir()) == [] and written == []

@@ -28,11 +28,15 @@
   const panelsOf = (reading) =>
     [...reading.querySelectorAll("[data-table-hand]")].map((hand) => [hand, document.getElementById(`hand-${hand.dataset.seat}`)]).filter(([, section]) => section);
 
-  // A reading (or a move) answered: every hand it gives a seat fills that seat's panel.
+  // A reading (or a move) answered: each hand it gives a seat fills that seat's panel, but a
+  // hand a move left as it was (what the player corrected in its panel stays).
+  const given = new Map(); // seat -> the cards last given to its panel
   document.addEventListener("htmx:load", (event) => {
     const reading = event.detail.elt;
     if (!(reading instanceof Element) || !reading.matches("[data-table-reading]")) return;
     for (const [hand, section] of panelsOf(reading)) {
+      if (given.get(hand.dataset.seat) === hand.dataset.cards) continue;
+      given.set(hand.dataset.seat, hand.dataset.cards);
       const cards = hand.dataset.cards.split(" ").filter(Boolean);
       const checks = [...hand.querySelectorAll("li[data-card]")].map((item) => ({ card: item.dataset.card, words: item.dataset.words }));
       section.dispatchEvent(new CustomEvent("table-hand", { bubbles: true, detail: { cards, checks } }));
