@@ -56,10 +56,11 @@ def test_a_round_of_four_from_one_table_photo(browser, live_server, member, make
             expect(panel.locator(".photo-note")).to_contain_text("this hand holds")
             expect(panel.locator("[data-entry-state]")).to_be_visible()
         screenshot(page, "table-photo-read")
+        page.emulate_media(color_scheme="dark")
+        screenshot(page, "table-photo-read-dark", audit=False)  # audited in both themes above
+        page.emulate_media(color_scheme="light")
         # The hand nearest the camera was Bob's (he took the photo from Ann's chair): one tap.
-        ann_hand = page.locator(
-            '[data-table-hand]:has(h3:text-is("Ann\'s hand (nearest the camera)"))'
-        )
+        ann_hand = page.locator('[data-table-hand]:has(h3:text-is("Ann\'s hand"))')
         ann_hand.get_by_role("button", name="These are Bob's").click()
         holds(page, "Bob", read["Ann"])
         holds(page, "Ann", read["Bob"])
@@ -86,6 +87,8 @@ def test_a_round_of_four_from_one_table_photo(browser, live_server, member, make
         for name in NAMES:
             expect(panel_for(page, name).locator(".hand-line .saved")).to_be_visible(timeout=READ)
         expect(page.locator("#round-status")).to_contain_text("Deal complete")
+        expect(page.get_by_text("Every hand of the photo is saved.")).to_be_visible()
+        expect(page.locator("[data-table-hand]").first).to_be_hidden()
         screenshot(page, "table-photo-saved", audit=False)
         round_ = Round.objects.get(game=game, number=1)
         saved = {

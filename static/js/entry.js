@@ -627,7 +627,8 @@
 
   // static/js/table_photo.js says what a table photo's reading gives each panel, and asks for
   // every hand to be saved: one after another (each checked against those saved before it),
-  // stopping at the first one not taken, brought into view with its refusal or question.
+  // stopping at the first one not taken, brought into view with its refusal or question; once
+  // all are taken, "every-hand-saved" says so (the events are listed in table_photo.js).
   document.addEventListener("table-hand", (event) => {
     const panel = panelOf(event.target);
     if (panel) panel.fromPhoto(event.detail.cards, event.detail.checks);
@@ -637,6 +638,7 @@
   const saveNext = () => {
     savingNow = savingEvery.shift() ?? null;
     if (!savingNow) {
+      document.dispatchEvent(new CustomEvent("every-hand-saved"));
       document.getElementById("round-status")?.scrollIntoView({ block: "start" }); // what is left to do
       return;
     }

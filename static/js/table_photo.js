@@ -4,7 +4,8 @@
 // - each hand of a reading fills its seat's panel, and "Save every hand" saves the panels, both
 //   through static/js/entry.js, which keeps the panels. The events between the two files:
 //   "table-hand" on a .hand-panel, detail {cards, checks}: the panel holds these cards now;
-//   "save-every-hand" on the document, detail {sections}: save these panels, one after another.
+//   "save-every-hand" on the document, detail {sections}: save these panels, one after another;
+//   "every-hand-saved" on the document, from entry.js: all of them were taken.
 (() => {
   const form = document.querySelector("[data-table-photo-form]");
   if (!window.htmx || !form) return;
@@ -49,5 +50,13 @@
     if (!reading) return;
     const sections = panelsOf(reading).map(([, section]) => section);
     document.dispatchEvent(new CustomEvent("save-every-hand", { detail: { sections } }));
+  });
+  // Every hand saved: the reading is done with, and says so in place of its moves.
+  document.addEventListener("every-hand-saved", () => {
+    const reading = document.querySelector("[data-table-reading]");
+    reading?.querySelector("form")?.setAttribute("hidden", "");
+    const done = reading?.querySelector("[data-every-hand-saved]");
+    if (done) done.hidden = false;
+    given.clear();
   });
 })();
