@@ -85,8 +85,7 @@ def _picker_button(card: Card, held: int, full: bool, wild: bool, limit: int):
     return format_html(
         '<button name="tap" value="{}" data-limit="{}" data-name="{}"{} class="{}"{}>'
         '<span class="face-text" aria-hidden="true">{}</span>'
-        '<span class="visually-hidden">{}</span>'
-        '<span class="badge" aria-hidden="true"{}>{}</span></button>',
+        '<span class="visually-hidden">{}</span>{}</button>',
         card,
         limit,
         card.name,
@@ -95,8 +94,8 @@ def _picker_button(card: Card, held: int, full: bool, wild: bool, limit: int):
         mark_safe(' aria-disabled="true"') if full else "",
         face,
         pick_name(card, held, limit),
-        "" if held else mark_safe(" hidden"),
-        held,
+        # How many are chosen, only where some are (entry.js adds it to a card as it is tapped).
+        format_html('<span class="badge" aria-hidden="true">{}</span>', held) if held else "",
     )
 
 

@@ -54,11 +54,14 @@
   // A random key (crypto.randomUUID needs a secure context; a table's Wi-Fi is often plain http).
   const newSaveKey = () => [...crypto.getRandomValues(new Uint8Array(16))].map((b) => b.toString(16).padStart(2, "0")).join("");
 
+  // Where a hand's draft is kept: per group, game, round and seat (its form's address).
+  const draftKey = (form) => `${DRAFT_PREFIX}${form.dataset.draftScope}:${new URL(form.action, location.href).pathname}`;
+
   class Panel {
     constructor(section) {
       this.section = section;
       this.form = section.querySelector("form.hand-form");
-      this.key = `${DRAFT_PREFIX}${this.form.dataset.draftScope}:${new URL(this.form.action, location.href).pathname}`;
+      this.key = draftKey(this.form);
       this.size = Number(this.form.dataset.handSize);
       this.picks = new Map(); // card -> its picker button, in the deck's order
       for (const pick of this.form.querySelectorAll("button.pick")) this.picks.set(pick.value, pick);
@@ -166,9 +169,16 @@
         if (n >= this.limit(card)) pick.setAttribute("aria-disabled", "true");
         else pick.removeAttribute("aria-disabled");
         pick.querySelector(".visually-hidden").textContent = pickName(pick.dataset.name, n, this.limit(card));
-        const badge = pick.querySelector(".badge");
-        badge.hidden = n === 0;
-        badge.textContent = String(n);
+        let badge = pick.querySelector(".badge");
+        if (!badge && n) {
+          badge = Object.assign(document.createElement("span"), { className: "badge" });
+          badge.setAttribute("aria-hidden", "true");
+          pick.append(badge);
+        }
+        if (badge) {
+          badge.hidden = n === 0;
+          badge.textContent = String(n);
+        }
       }
     }
 
@@ -553,7 +563,11 @@
   document.addEventListener("htmx:load", (event) => {
     const section = event.detail.elt;
     if (section === document.body) {
-      for (const panel of document.querySelectorAll(".hand-panel")) setUp(panel)?.restore();
+      // Only a panel with a draft kept on this phone starts now; the others when first touched.
+      for (const panel of document.querySelectorAll(".hand-panel")) {
+        const form = panel.querySelector("form.hand-form");
+        if (form && store?.getItem(draftKey(form)) != null) setUp(panel)?.restore();
+      }
       return;
     }
     if (!(section instanceof Element) || !section.matches(".hand-panel")) return;
