@@ -2,7 +2,8 @@
 four hands of 13 set on the round's table-photo control fills every hand's panel, unsaved, from
 the photographer's seat round to the left; one hand given to the wrong seat is moved with one
 tap; what the photo missed or misread is corrected in the panels; "Save every hand" saves them
-one after another and the score table shows the round."""
+one after another, stopping at a hand refused (shown where the thumb is), and the score table
+shows the round; the photographer's seat is remembered on the phone."""
 
 import re
 from pathlib import Path
@@ -66,7 +67,7 @@ def test_a_round_of_four_from_one_table_photo(browser, live_server, member, make
         holds(page, "Ann", read["Bob"])
         read["Ann"], read["Bob"] = read["Bob"], read["Ann"]
         # Corrected in the panels: a card misread taken out, what the photo missed tapped in;
-        # Dee declared and won (her melds were picked up).
+        # Dee's hand is left short, so that saving every hand stops at hers, refused.
         everyone = [card for name in ("Ann", "Bob", "Cid") for card in read[name]]
         spare = iter(card for card in SPARES if everyone.count(card) < 1)
         for name in ("Ann", "Bob", "Cid"):
@@ -81,11 +82,19 @@ def test_a_round_of_four_from_one_table_photo(browser, live_server, member, make
                 panel.locator(f'button.pick[value="{cards[-1]}"]').click()
             expect(panel.locator(".count")).to_have_text("13 of 13 cards")
         dee = panel_for(page, "Dee")
+        if len(read["Dee"]) >= 13:
+            dee.locator(".chosen-card").first.click()
+        page.get_by_role("button", name="Save every hand").click()
+        for name in ("Ann", "Bob", "Cid"):
+            expect(panel_for(page, name).locator(".hand-line .saved")).to_be_visible(timeout=READ)
+        expect(dee.locator(".save-bar .refusal")).to_contain_text("Not saved", timeout=READ)
+        expect(dee.locator(".save-bar .refusal")).to_be_in_viewport()
+        expect(dee.locator(".hand-line")).to_contain_text("not entered")
+        # Dee declared and won (her melds were picked up): the rest saved with the same button.
         dee.get_by_role("button", name="Clear").click()
         dee.get_by_text("Declared and won").click()
         page.get_by_role("button", name="Save every hand").click()
-        for name in NAMES:
-            expect(panel_for(page, name).locator(".hand-line .saved")).to_be_visible(timeout=READ)
+        expect(dee.locator(".hand-line .saved")).to_be_visible(timeout=READ)
         expect(page.locator("#round-status")).to_contain_text("Deal complete")
         expect(page.get_by_text("Every hand of the photo is saved.")).to_be_visible()
         expect(page.locator("[data-table-hand]").first).to_be_hidden()
@@ -105,6 +114,12 @@ def test_a_round_of_four_from_one_table_photo(browser, live_server, member, make
         assert [int(text) for text in totals.all_inner_texts()] == [
             saved[name].points for name in NAMES
         ]
+        # The seat the photos are taken from, once chosen, is remembered on this phone.
+        page.goto(f"/games/{game.pk}/rounds/2/")
+        seat = page.get_by_label("The photo is taken from")
+        seat.select_option(label="Cid's seat")
+        page.reload()
+        expect(seat).to_have_value(str(game.seats.get(player__name="Cid").pk))
     finally:
         context.close()
 

@@ -670,9 +670,17 @@
       saveNext();
       return;
     }
+    savingEvery = []; // not sent (no connection, the server away): it waits on this phone
+    savingNow = null;
+  });
+  // A hand drawn again in answer to its save (refused, asked about, changed on another phone):
+  // the saving stops there, and the panel comes into view with what it says.
+  document.addEventListener("htmx:load", (event) => {
+    const section = event.detail.elt;
+    if (!savingNow || !(section instanceof Element) || section.id !== savingNow.section.id) return;
     savingEvery = [];
     savingNow = null;
-    document.getElementById(id)?.scrollIntoView({ block: "start" });
+    section.scrollIntoView({ block: "start" });
   });
 
   const sendWaiting = () => {
