@@ -305,3 +305,12 @@ def test_a_table_photo_is_never_written(signed_in, rummy, reads, settings, tmp_p
     response = send(signed_in, rummy, b"\x89PNG\r\n\x1a\n" + bytes(3 * 2**20))
     assert response.status_code == 200 and "data-table-hand" in response.content.decode()
     assert list(tmp_path.iterdir()) == [] and written == []
+
+
+def test_a_table_of_more_hands_than_the_reader_groups_is_told_so(signed_in, member, make_game):
+    seven = make_game(member, names=("A", "B", "C", "D", "E", "F", "G"))
+    page = signed_in.get(f"/games/{seven.pk}/rounds/1/").content.decode()
+    assert "Read the table from a photo" not in page and "Read cards from a photo" in page
+    response = send(signed_in, seven)
+    assert response.status_code == 422
+    assert "A table photo is read into 2 to 6 hands, not 7." in response.content.decode()
