@@ -156,3 +156,25 @@ def test_the_changes_show_cards_as_faces_and_join_comes_before_the_options(
         assert 'aria-label="Queen of diamonds"' in changes
     table = signed_in.get(f"/games/{game.pk}/").content.decode()
     assert table.index("Join this game") < table.index("Options of this game")
+
+
+@pytest.mark.django_db
+def test_a_finished_rounds_page_points_on_to_the_nights_next_game_live(
+    signed_in, member, make_game
+):
+    from games.models import Game
+
+    game = make_game(member, names=("Ann", "Bob"))
+    game.finish()
+    live = f"/games/{game.pk}/rounds/1/live/"
+    before = signed_in.get(live)
+    assert "has started" not in before.content.decode()
+    rematch = Game.objects.start(
+        group=game.group, kind=game.kind, players=["Bob", "Ann"], rules=game.rules, user=member
+    )
+    # The finished game's version moved: the phones on its pages are told, and swap the part in.
+    after = signed_in.get(live, HTTP_IF_NONE_MATCH=before["ETag"])
+    assert after.status_code == 200
+    part = after.content.decode().split('id="round-next-game"')[1].split("</div>")[0]
+    assert f'href="/games/{rematch.pk}/"' in part and "has started" in part
+    assert "data-live-reload" not in part
