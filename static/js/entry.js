@@ -345,9 +345,12 @@
       // The answer to a tap on Save is the hand's line ("Declared and won · 0 points"): it comes
       // to the top of the screen, the next hand opening under it. A save sent again by itself
       // (the connection back) moves nothing.
-      if (this.tappedSave) this.section.scrollIntoView({ block: "start" });
+      const tapped = this.tappedSave;
       this.tappedSave = false;
       this.openNext();
+      // After the next one opens: the browser's scroll anchoring would otherwise move the page
+      // by that panel's height where the page goes on below the hands (the table photo's form).
+      if (tapped) this.section.scrollIntoView({ block: "start" });
     }
 
     openNext() {
