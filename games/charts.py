@@ -4,7 +4,7 @@ from dataclasses import dataclass
 
 WIDTH, HEIGHT = 360, 200
 LEFT, RIGHT, TOP, BOTTOM = 36, 10, 10, 24
-SPREAD = 3  # px between lines of equal value
+SPREAD = 4  # px between lines of equal value (their dots, 7 px across, still show)
 
 
 @dataclass
