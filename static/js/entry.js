@@ -642,48 +642,10 @@
 
   // ------------------------------------------------------------------ a photo of the table
 
-  // static/js/table_photo.js says what a table photo's reading gives each panel, and asks for
-  // every hand to be saved: one after another (each checked against those saved before it),
-  // stopping at the first one not taken, brought into view with its refusal or question; once
-  // all are taken, "every-hand-saved" says so (the events are listed in table_photo.js).
+  // static/js/table_photo.js says what a table photo's reading gives each panel ("table-hand").
   document.addEventListener("table-hand", (event) => {
     const panel = panelOf(event.target);
     if (panel) panel.fromPhoto(event.detail.cards, event.detail.checks);
-  });
-  let savingEvery = []; // the panels still to save after the one being saved
-  let savingNow = null;
-  const saveNext = () => {
-    savingNow = savingEvery.shift() ?? null;
-    if (!savingNow) {
-      document.dispatchEvent(new CustomEvent("every-hand-saved"));
-      document.getElementById("round-status")?.scrollIntoView({ block: "start" }); // what is left to do
-      return;
-    }
-    htmx.trigger(savingNow.form, "submit");
-    if (navigator.onLine === false) saveNext(); // each waits on this phone for the connection
-  };
-  document.addEventListener("save-every-hand", (event) => {
-    savingEvery = event.detail.sections.map(panelOf).filter((panel) => panel?.readDraft());
-    saveNext();
-  });
-  document.addEventListener("htmx:afterRequest", (event) => {
-    const id = event.detail.elt.closest?.(".hand-panel")?.id;
-    if (!savingNow || id !== savingNow.section.id || !isSave(event.detail.requestConfig)) return;
-    if (event.detail.successful && event.detail.xhr.getResponseHeader("X-Hand-Version")) {
-      saveNext();
-      return;
-    }
-    savingEvery = []; // not sent (no connection, the server away): it waits on this phone
-    savingNow = null;
-  });
-  // A hand drawn again in answer to its save (refused, asked about, changed on another phone):
-  // the saving stops there, and the panel comes into view with what it says.
-  document.addEventListener("htmx:load", (event) => {
-    const section = event.detail.elt;
-    if (!savingNow || !(section instanceof Element) || section.id !== savingNow.section.id) return;
-    savingEvery = [];
-    savingNow = null;
-    section.scrollIntoView({ block: "start" });
   });
 
   const sendWaiting = () => {

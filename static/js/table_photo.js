@@ -1,11 +1,13 @@
 // The round page's photo of the whole table (templates/games/table_photo.html). htmx sends the
 // photo and each move of its reading; this file keeps only what a phone must do itself:
 // - the seat the table is photographed from is remembered on this phone, per game;
-// - each hand of a reading fills its seat's panel, and "Save every hand" saves the panels, both
-//   through static/js/entry.js, which keeps the panels. The events between the two files:
-//   "table-hand" on a .hand-panel, detail {cards, checks}: the panel holds these cards now;
-//   "save-every-hand" on the document, detail {sections}: save these panels, one after another;
-//   "every-hand-saved" on the document, from entry.js: all of them were taken.
+// - each hand of a reading fills its seat's panel, through static/js/entry.js, which keeps the
+//   panels: the one event between them is "table-hand" on a .hand-panel, detail {cards, checks}
+//   (the panel holds these cards now, as a photo of that hand would leave it);
+// - "Save every hand" sends each panel holding a draft as its own Save sends it (entry.js keeps
+//   the draft, its version and its key), one after another so that each is checked against those
+//   saved before it; the first one not taken (refused, asked about, changed on another phone:
+//   its panel drawn again) stops it and comes into view; once all are taken the reading says so.
 (() => {
   const form = document.querySelector("[data-table-photo-form]");
   if (!window.htmx || !form) return;
@@ -44,19 +46,49 @@
     }
   });
 
-  document.addEventListener("click", (event) => {
-    const button = event.target instanceof Element && event.target.closest("[data-save-every-hand]");
-    const reading = button && button.closest("[data-table-reading]");
-    if (!reading) return;
-    const sections = panelsOf(reading).map(([, section]) => section);
-    document.dispatchEvent(new CustomEvent("save-every-hand", { detail: { sections } }));
-  });
-  // Every hand saved: the reading is done with, and says so in place of its moves.
-  document.addEventListener("every-hand-saved", () => {
+  let waiting = []; // the panels still to save after the one being sent
+  let sending = null;
+  const saveNext = () => {
+    sending = waiting.shift() ?? null;
+    if (sending && navigator.onLine === false) {
+      // Offline: each is kept on this phone, waiting, and goes when the connection is back.
+      for (const section of [sending, ...waiting]) htmx.trigger(section.querySelector("form.hand-form"), "submit");
+      [waiting, sending] = [[], null];
+      return;
+    }
+    if (sending) {
+      htmx.trigger(sending.querySelector("form.hand-form"), "submit");
+      return;
+    }
+    // Every hand taken: the reading is done with, and says so in place of its moves.
     const reading = document.querySelector("[data-table-reading]");
     reading?.querySelector("form")?.setAttribute("hidden", "");
     const done = reading?.querySelector("[data-every-hand-saved]");
     if (done) done.hidden = false;
     given.clear();
+    document.getElementById("round-status")?.scrollIntoView({ block: "start" }); // what is left to do
+  };
+  document.addEventListener("click", (event) => {
+    const button = event.target instanceof Element && event.target.closest("[data-save-every-hand]");
+    const reading = button && button.closest("[data-table-reading]");
+    if (!reading) return;
+    waiting = panelsOf(reading).map(([, section]) => section).filter((section) => section.hasAttribute("data-draft"));
+    if (waiting.length) saveNext();
+  });
+  const sent = (event) => {
+    const id = event.detail.elt.closest?.(".hand-panel")?.id;
+    return sending && id === sending.id && event.detail.requestConfig?.triggeringEvent?.type === "submit";
+  };
+  document.addEventListener("htmx:afterRequest", (event) => {
+    if (!sent(event)) return;
+    if (event.detail.successful && event.detail.xhr.getResponseHeader("X-Hand-Version")) saveNext();
+    else [waiting, sending] = [[], null]; // not sent (no connection, the server away): it waits
+  });
+  // A hand drawn again in answer to its save: the saving stops there, the panel in view.
+  document.addEventListener("htmx:load", (event) => {
+    const section = event.detail.elt;
+    if (!sending || !(section instanceof Element) || section.id !== sending.id) return;
+    [waiting, sending] = [[], null];
+    section.scrollIntoView({ block: "start" });
   });
 })();
