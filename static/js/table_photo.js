@@ -65,6 +65,7 @@
     reading?.querySelector("form")?.setAttribute("hidden", "");
     const done = reading?.querySelector("[data-every-hand-saved]");
     if (done) done.hidden = false;
+    form.querySelector("[data-photo-reading]").textContent = "";
     given.clear();
     document.getElementById("round-status")?.scrollIntoView({ block: "start" }); // what is left to do
   };
