@@ -26,7 +26,11 @@ def read_hand_photo(data: bytes, kind, rules, round_number: int) -> PhotoReading
     """The cards of a photo of a hand of this game, in this round. Raises vision.PhotoError,
     whose message says what is wrong with the file, for the page."""
     found = vision.read_cards(data)
-    doubtful = set(vision.unsure(found))
+    return reading_of(found, set(vision.unsure(found)), kind, rules, round_number)
+
+
+def reading_of(found, doubtful, kind, rules, round_number: int) -> PhotoReading:
+    """The panel's reading of the cards found for one hand (`doubtful`: those to check)."""
     deck = {str(card) for card in kind.deck(rules)}
     cards, unsure, others = [], [], 0
     for reading in found:
@@ -43,6 +47,13 @@ def read_hand_photo(data: bytes, kind, rules, round_number: int) -> PhotoReading
     holds = _holds(kind, rules, round_number)
     note = _note(len(cards), len(unsure), others, holds)
     return PhotoReading(tuple(cards), tuple(unsure), note)
+
+
+def reading_again(cards, unsure, kind, rules, round_number: int) -> PhotoReading:
+    """A reading whose cards were moved by the player (from one hand to another): the same
+    words, counted again."""
+    holds = _holds(kind, rules, round_number)
+    return PhotoReading(tuple(cards), tuple(unsure), _note(len(cards), len(unsure), 0, holds))
 
 
 def _holds(kind, rules, round_number: int) -> tuple[int, ...]:
@@ -77,6 +88,23 @@ def _note(count: int, unsure: int, others: int, holds: tuple[int, ...]) -> str:
 
 def _cards(count: int, word: str = "card") -> str:
     return f"{count} {word}{'s' if count != 1 else ''}"
+
+
+def uploaded_photo(request, missing: str) -> tuple[bytes | None, str | None]:
+    """The photo sent (kept in memory by PhotoInMemory), or why there is none to read:
+    too large, or none chosen (`missing` says what to choose)."""
+    if int(request.META.get("CONTENT_LENGTH") or 0) > vision.MAX_BYTES + 2**16:
+        return None, too_large()
+    upload = request.FILES.get("photo")
+    if getattr(request, "photo_too_large", False):
+        return None, too_large()
+    if upload is None:
+        return None, missing
+    return upload.read(), None
+
+
+def too_large() -> str:
+    return f"This photo is too large: send one under {vision.MAX_BYTES // 2**20} MB."
 
 
 class PhotoInMemory(FileUploadHandler):

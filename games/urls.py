@@ -2,7 +2,18 @@ from django.contrib.auth import views as auth_views
 from django.urls import path, register_converter, reverse_lazy
 
 from .forms import ChangePasswordForm
-from .views import accounts, games, groups, guests, history, live, looking_back, pwa, rounds
+from .views import (
+    accounts,
+    games,
+    groups,
+    guests,
+    history,
+    live,
+    looking_back,
+    pwa,
+    rounds,
+    table_photo,
+)
 
 
 class IdConverter:
@@ -69,6 +80,16 @@ urlpatterns = [
     path("games/<id:game_id>/reopen/", games.reopen_game, name="reopen_game"),
     path("games/<id:game_id>/rounds/<number:number>/", rounds.round_page, name="round"),
     path("games/<id:game_id>/rounds/<number:number>/undo/", rounds.undo_save, name="undo_save"),
+    path(
+        "games/<id:game_id>/rounds/<number:number>/table-photo/",
+        table_photo.table_photo,
+        name="table_photo",
+    ),
+    path(
+        "games/<id:game_id>/rounds/<number:number>/table-photo/move/",
+        table_photo.table_move,
+        name="table_move",
+    ),
     path("games/<id:game_id>/rounds/<number:number>/live/", live.round_live, name="round_live"),
     path(
         "games/<id:game_id>/rounds/<number:number>/seats/<id:seat_id>/",

@@ -70,6 +70,8 @@ def site_urls(game: Game) -> dict[str, str]:
         "hand_entry": f"/games/{game.pk}/rounds/{number}/seats/{seat.pk}/",
         "hand_photo": f"/games/{game.pk}/rounds/{number}/seats/{seat.pk}/photo/",
         "undo_save": f"/games/{game.pk}/rounds/{number}/undo/",
+        "table_photo": f"/games/{game.pk}/rounds/{number}/table-photo/",
+        "table_move": f"/games/{game.pk}/rounds/{number}/table-photo/move/",
         "nights": "/nights/",
         "night": f"/nights/{game.night_id}/",
         "night_live": f"/nights/{game.night_id}/live/",

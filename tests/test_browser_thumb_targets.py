@@ -35,6 +35,8 @@ NOT_PAGES = {
     "reopen_game",
     "hand_entry",
     "hand_photo",
+    "table_photo",
+    "table_move",
     "undo_save",
     "group_time_zone",
     "export_night",

@@ -26,6 +26,8 @@ GUEST_OK = {
     "round",
     "hand_entry",
     "hand_photo",
+    "table_photo",
+    "table_move",
     "game_live",
     "round_live",
     "game_stream",

@@ -28,7 +28,8 @@ from ..lookups import (
 )
 from ..models import Conflict, Entry, Game, Question, Refused, Round, entry_key
 from ..panels import HandPanel
-from ..photos import PhotoInMemory, read_hand_photo
+from ..photos import PhotoInMemory, read_hand_photo, uploaded_photo
+from ..table_photos import photographer
 
 
 @game_access
@@ -57,6 +58,7 @@ def round_page(request: TableRequest, game_id, number):
     if any(panel.seat.pk == entering_for for panel in context["panels"]):
         context["entering_for"] = entering_for
         context["panels"].sort(key=lambda panel: panel.seat.pk != entering_for)
+    context["photographer"] = photographer(context["panels"], context.get("entering_for"))
     return render(request, "games/round.html", context)
 
 
@@ -266,19 +268,11 @@ def _hand_photo(request: TableRequest, game_id, number, seat_id):
         problem = "This game is finished: reopen it to change a hand."
     elif not game.kind_def.reads_photos:
         problem = f"{game.kind_def.name}'s own deck cannot be read from a photo: tap the cards."
-    elif int(request.META.get("CONTENT_LENGTH") or 0) > vision.MAX_BYTES + 2**16:
-        problem = _too_large()
     else:
-        upload = request.FILES.get("photo")
-        if getattr(request, "photo_too_large", False):
-            problem = _too_large()
-        elif upload is None:
-            problem = "Choose a photo of the hand first."
-        else:
+        data, problem = uploaded_photo(request, "Choose a photo of the hand first.")
+        if data is not None:
             try:
-                reading = read_hand_photo(
-                    upload.read(), game.kind_def, game.engine_rules, round_.number
-                )
+                reading = read_hand_photo(data, game.kind_def, game.engine_rules, round_.number)
             except vision.PhotoError as refusal:
                 problem = refusal.message
     status = 422 if problem else 200
@@ -295,7 +289,3 @@ def _hand_photo(request: TableRequest, game_id, number, seat_id):
     return render(
         request, "games/round.html", round_context(round_, panels={seat.pk: panel}), status=status
     )
-
-
-def _too_large() -> str:
-    return f"This photo is too large: send one under {vision.MAX_BYTES // 2**20} MB."

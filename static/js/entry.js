@@ -345,9 +345,12 @@
       // The answer to a tap on Save is the hand's line ("Declared and won · 0 points"): it comes
       // to the top of the screen, the next hand opening under it. A save sent again by itself
       // (the connection back) moves nothing.
-      if (this.tappedSave) this.section.scrollIntoView({ block: "start" });
+      const tapped = this.tappedSave;
       this.tappedSave = false;
       this.openNext();
+      // After the next one opens: the browser's scroll anchoring would otherwise move the page
+      // by that panel's height where the page goes on below the hands (the table photo's form).
+      if (tapped) this.section.scrollIntoView({ block: "start" });
     }
 
     openNext() {
@@ -628,12 +631,22 @@
     for (const button of document.querySelectorAll("[data-photo-button]")) {
       const offline = navigator.onLine === false;
       button.disabled = offline;
-      button.querySelector("[data-photo-label]").textContent = offline ? "Reading a photo needs the connection" : "Read cards from a photo";
+      const label = button.querySelector("[data-photo-label]");
+      label.dataset.online ??= label.textContent; // "Read cards from a photo", "Read the table…"
+      label.textContent = offline ? "Reading a photo needs the connection" : label.dataset.online;
     }
   };
   window.addEventListener("online", photoButtons);
   window.addEventListener("offline", photoButtons);
   document.addEventListener("htmx:load", photoButtons);
+
+  // ------------------------------------------------------------------ a photo of the table
+
+  // static/js/table_photo.js says what a table photo's reading gives each panel ("table-hand").
+  document.addEventListener("table-hand", (event) => {
+    const panel = panelOf(event.target);
+    if (panel) panel.fromPhoto(event.detail.cards, event.detail.checks);
+  });
 
   const sendWaiting = () => {
     for (const panel of panels.values()) if (panel.readDraft()?.pending) panel.send();

@@ -1,0 +1,95 @@
+// The round page's photo of the whole table (templates/games/table_photo.html). htmx sends the
+// photo and each move of its reading; this file keeps only what a phone must do itself:
+// - the seat the table is photographed from is remembered on this phone, per game;
+// - each hand of a reading fills its seat's panel, through static/js/entry.js, which keeps the
+//   panels: the one event between them is "table-hand" on a .hand-panel, detail {cards, checks}
+//   (the panel holds these cards now, as a photo of that hand would leave it);
+// - "Save every hand" sends each panel holding a draft as its own Save sends it (entry.js keeps
+//   the draft, its version and its key), one after another so that each is checked against those
+//   saved before it; the first one not taken (refused, asked about, changed on another phone:
+//   its panel drawn again) stops it and comes into view; once all are taken the reading says so.
+(() => {
+  const form = document.querySelector("[data-table-photo-form]");
+  if (!window.htmx || !form) return;
+
+  const seat = form.querySelector("[data-photographer]");
+  const key = form.dataset.remember;
+  try {
+    const kept = window.localStorage.getItem(key);
+    if (kept && [...seat.options].some((option) => option.value === kept)) seat.value = kept;
+  } catch {
+    // no storage: the page's own choice stands
+  }
+  seat.addEventListener("change", () => {
+    try {
+      window.localStorage.setItem(key, seat.value);
+    } catch {
+      // no storage: asked again next time
+    }
+  });
+
+  const panelsOf = (reading) =>
+    [...reading.querySelectorAll("[data-table-hand]")].map((hand) => [hand, document.getElementById(`hand-${hand.dataset.seat}`)]).filter(([, section]) => section);
+
+  // A reading (or a move) answered: each hand it gives a seat fills that seat's panel, but a
+  // hand a move left as it was (what the player corrected in its panel stays).
+  const given = new Map(); // seat -> the cards last given to its panel
+  document.addEventListener("htmx:load", (event) => {
+    const reading = event.detail.elt;
+    if (!(reading instanceof Element) || !reading.matches("[data-table-reading]")) return;
+    for (const [hand, section] of panelsOf(reading)) {
+      if (given.get(hand.dataset.seat) === hand.dataset.cards) continue;
+      given.set(hand.dataset.seat, hand.dataset.cards);
+      const cards = hand.dataset.cards.split(" ").filter(Boolean);
+      const checks = [...hand.querySelectorAll("li[data-card]")].map((item) => ({ card: item.dataset.card, words: item.dataset.words }));
+      section.dispatchEvent(new CustomEvent("table-hand", { bubbles: true, detail: { cards, checks } }));
+    }
+  });
+
+  let waiting = []; // the panels still to save after the one being sent
+  let sending = null;
+  const saveNext = () => {
+    sending = waiting.shift() ?? null;
+    if (sending && navigator.onLine === false) {
+      // Offline: each is kept on this phone, waiting, and goes when the connection is back.
+      for (const section of [sending, ...waiting]) htmx.trigger(section.querySelector("form.hand-form"), "submit");
+      [waiting, sending] = [[], null];
+      return;
+    }
+    if (sending) {
+      htmx.trigger(sending.querySelector("form.hand-form"), "submit");
+      return;
+    }
+    // Every hand taken: the reading is done with, and says so in place of its moves.
+    const reading = document.querySelector("[data-table-reading]");
+    reading?.querySelector("form")?.setAttribute("hidden", "");
+    const done = reading?.querySelector("[data-every-hand-saved]");
+    if (done) done.hidden = false;
+    form.querySelector("[data-photo-reading]").textContent = "";
+    given.clear();
+    document.getElementById("round-status")?.scrollIntoView({ block: "start" }); // what is left to do
+  };
+  document.addEventListener("click", (event) => {
+    const button = event.target instanceof Element && event.target.closest("[data-save-every-hand]");
+    const reading = button && button.closest("[data-table-reading]");
+    if (!reading) return;
+    waiting = panelsOf(reading).map(([, section]) => section).filter((section) => section.hasAttribute("data-draft"));
+    if (waiting.length) saveNext();
+  });
+  const sent = (event) => {
+    const id = event.detail.elt.closest?.(".hand-panel")?.id;
+    return sending && id === sending.id && event.detail.requestConfig?.triggeringEvent?.type === "submit";
+  };
+  document.addEventListener("htmx:afterRequest", (event) => {
+    if (!sent(event)) return;
+    if (event.detail.successful && event.detail.xhr.getResponseHeader("X-Hand-Version")) saveNext();
+    else [waiting, sending] = [[], null]; // not sent (no connection, the server away): it waits
+  });
+  // A hand drawn again in answer to its save: the saving stops there, the panel in view.
+  document.addEventListener("htmx:load", (event) => {
+    const section = event.detail.elt;
+    if (!sending || !(section instanceof Element) || section.id !== sending.id) return;
+    [waiting, sending] = [[], null];
+    section.scrollIntoView({ block: "start" });
+  });
+})();
