@@ -29,7 +29,7 @@ import torch
 from PIL import Image
 
 from games.vision import reader
-from games.vision.training import evaluate, real, train, train_index
+from games.vision.training import evaluate, real, state, train, train_index
 
 ROOT = Path(__file__).resolve().parents[3]
 BUILD = ROOT / ".vision-build"
@@ -246,6 +246,13 @@ def main(argv=None):
         "--processes", type=int, default=2, help="processes composing the synthetic photos"
     )
     parser.add_argument(
+        "--resume",
+        action="store_true",
+        help="run the training course (course.py) from its saved state at --state",
+    )
+    parser.add_argument("--state", type=Path, default=state.STATE, help="the course's state")
+    parser.add_argument("--stop-after", type=float, help="with --resume: minutes, then save")
+    parser.add_argument(
         "--namer-processes",
         type=int,
         default=1,
@@ -258,6 +265,11 @@ def main(argv=None):
     torch.set_num_threads(1)
     started = time.monotonic()
     svg_cards = install_art()
+    if args.resume:
+        from games.vision.training import course
+
+        course.run(args, svg_cards)
+        return
     which = (args.namer_only,) if args.namer_only in ("near", "far") else ("near", "far")
     for name in which:  # no figures left from an earlier build to pass for this one's
         namer_files(args, name)[0].unlink(missing_ok=True)
