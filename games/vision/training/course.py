@@ -392,28 +392,3 @@ def _train_namer(course, stage, net, args, svg_cards, keeper):
         )
     finally:
         _stop["training"] = False
-
-
-def report(folder: Path):
-    """The course's runs and validation figures, as MODEL.md's tables."""
-    saved = state.load(folder)
-    if saved is None:
-        return "no course saved"
-    meta = saved[0]
-    lines = ["| run started | stage | steps | seconds | device | losses at its end |"]
-    lines.append("|---|---|---|---|---|---|")
-    for r in meta["runs"]:
-        losses = " ".join(f"{k} {v}" for k, v in r.get("losses", {}).items())
-        lines.append(
-            f"| {r['started']} | {r['stage']} | {r['from_step']}-{r['to_step']} | "
-            f"{r.get('seconds', 0)} | {r['device']} | {losses} |"
-        )
-    lines += ["", "| stage | step | recall | precision | exact | mean |"]
-    lines.append("|---|---|---|---|---|---|")
-    base = meta.get("baseline")
-    for f in ([{"stage": "committed", "step": "", **base}] if base else []) + meta["validation"]:
-        lines.append(
-            f"| {f['stage']} | {f['step']} | {f['recall']:.2%} | {f['precision']:.2%} | "
-            f"{f['exact']}/{f['photos']} | {f['mean']:.2%} |"
-        )
-    return "\n".join(lines + ["", state.progress(meta)])

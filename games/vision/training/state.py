@@ -12,6 +12,7 @@ float16 would make its weight's next step a leap.
 import io
 import json
 import os
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -87,3 +88,32 @@ def progress(meta: dict) -> str:
         f"{stage['name']}: {meta['steps_done'].get(stage['name'], 0)} of {stage['steps']} steps"
         for stage in meta["stages"]
     )
+
+
+def report(folder: Path = STATE):
+    """The course's runs and validation figures, as MODEL.md's tables."""
+    saved = load(folder)
+    if saved is None:
+        return "no course saved"
+    meta = saved[0]
+    lines = ["| run started | stage | steps | seconds | device | losses at its end |"]
+    lines.append("|---|---|---|---|---|---|")
+    for r in meta["runs"]:
+        losses = " ".join(f"{k} {v}" for k, v in r.get("losses", {}).items())
+        lines.append(
+            f"| {r['started']} | {r['stage']} | {r['from_step']}-{r['to_step']} | "
+            f"{r.get('seconds', 0)} | {r['device']} | {losses} |"
+        )
+    lines += ["", "| stage | step | recall | precision | exact | mean |"]
+    lines.append("|---|---|---|---|---|---|")
+    base = meta.get("baseline")
+    for f in ([{"stage": "committed", "step": "", **base}] if base else []) + meta["validation"]:
+        lines.append(
+            f"| {f['stage']} | {f['step']} | {f['recall']:.2%} | {f['precision']:.2%} | "
+            f"{f['exact']}/{f['photos']} | {f['mean']:.2%} |"
+        )
+    return "\n".join(lines + ["", progress(meta)])
+
+
+if __name__ == "__main__":  # where the course stands, without torch
+    print(report(Path(sys.argv[1]) if len(sys.argv) > 1 else STATE))
