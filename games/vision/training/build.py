@@ -25,7 +25,6 @@ from pathlib import Path
 
 import numpy as np
 import torch
-from PIL import Image
 
 from games.vision import reader
 from games.vision.training import evaluate, options, real, train, train_index
@@ -104,7 +103,7 @@ def real_photos(args, names):
     """The real photos named (real.load), what the finder at --output sees there unlabelled
     kept out of the loss (real.with_unlabelled)."""
     reader.use_models(args.output)
-    return real.with_unlabelled(real.load(args.real, names), _find)
+    return real.with_unlabelled(real.load(args.real, names), real.seen_by_finder)
 
 
 FAR = 0.45
@@ -305,14 +304,6 @@ def real_stage(svg_cards, args):
         real_share=args.real_share,
     )
     return {"real_stage_steps": steps, "real_stage_minutes": minutes, "real_photos": len(photos)}
-
-
-def _find(photo):
-    """The corners the finder at hand sees in a photo, as it is and, for large indices, at
-    half its size."""
-    corners = reader.corners_from_maps(reader.run_model(photo))
-    half = np.asarray(Image.fromarray(photo).reduce(2))
-    return corners + [c.scaled(2.0) for c in reader.corners_from_maps(reader.run_model(half))]
 
 
 def validate(svg_cards, args, figures, started):

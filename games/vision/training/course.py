@@ -346,9 +346,7 @@ def unlabelled(course, stage, net, args):
         start.parent.mkdir(parents=True, exist_ok=True)
         export(net, "finder", start)
         reader.use_models(start)
-        from games.vision.training.build import _find
-
-        found = real.with_unlabelled(photos, _find)
+        found = real.with_unlabelled(photos, real.seen_by_finder)
         reader.use_models(reader.MODEL_PATH)
         course.meta[key] = {
             name: [list(map(float, c[:4])) for c in corners[len(photo[1]) :]]
