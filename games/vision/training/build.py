@@ -10,6 +10,11 @@ pieces of whole deals), exports `games/vision/cards.onnx`, `index.onnx` and `ind
 and prints the synthetic validation figures (also written to `.vision-build/figures.json`).
 About two hours on two cores.
 
+`--resume` runs the training course instead (course.py): the stages after the committed
+models, each going on from the state saved in `training/state/` by the run before, here or
+on a GPU, with their own budgets, rates and batches (`--device`, `--workers`, `--processes`,
+`--state` and `--stop-after` still apply).
+
 `--photographed DIR` adds photographs of a real deck's faces, named like `10h.jpg`: the 52 in
 MrKeSuu/bidly's `rawdata/data/cards/` (MIT). GitHub is out of this command's reach, so clone
 that repository yourself and pass the folder; the committed model was built with it.

@@ -113,7 +113,8 @@ def parser(description):
     parser.add_argument(
         "--resume",
         action="store_true",
-        help="run the training course (course.py) from its saved state at --state",
+        help="run the training course (course.py) from its saved state at --state, its "
+        "stages' own steps, rates and batches",
     )
     parser.add_argument("--state", type=Path, default=state.STATE, help="the course's state")
     parser.add_argument("--stop-after", type=float, help="with --resume: minutes, then save")
