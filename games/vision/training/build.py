@@ -10,12 +10,16 @@ pieces of whole deals), exports `games/vision/cards.onnx`, `index.onnx` and `ind
 and prints the synthetic validation figures (also written to `.vision-build/figures.json`).
 About two hours on two cores.
 
+`--resume` runs the training course instead (course.py): the stages after the committed
+models, each going on from the state saved in `training/state/` by the run before, here or
+on a GPU, with their own budgets, rates and batches (`--device`, `--workers`, `--processes`,
+`--state` and `--stop-after` still apply).
+
 `--photographed DIR` adds photographs of a real deck's faces, named like `10h.jpg`: the 52 in
 MrKeSuu/bidly's `rawdata/data/cards/` (MIT). GitHub is out of this command's reach, so clone
 that repository yourself and pass the folder; the committed model was built with it.
 """
 
-import argparse
 import json
 import multiprocessing
 import random
@@ -26,10 +30,9 @@ from pathlib import Path
 
 import numpy as np
 import torch
-from PIL import Image
 
 from games.vision import reader
-from games.vision.training import evaluate, real, train, train_index
+from games.vision.training import evaluate, options, real, train, train_index
 
 ROOT = Path(__file__).resolve().parents[3]
 BUILD = ROOT / ".vision-build"
@@ -105,7 +108,7 @@ def real_photos(args, names):
     """The real photos named (real.load), what the finder at --output sees there unlabelled
     kept out of the loss (real.with_unlabelled)."""
     reader.use_models(args.output)
-    return real.with_unlabelled(real.load(args.real, names), _find)
+    return real.with_unlabelled(real.load(args.real, names), real.seen_by_finder)
 
 
 FAR = 0.45
@@ -144,120 +147,18 @@ def namer_figures(args, which):
 
 
 def main(argv=None):
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--photographed", type=Path, help="folder of real card-face photos")
-    parser.add_argument("--photos", type=int, default=8000, help="synthetic training photos")
-    parser.add_argument("--steps", type=int, default=26_000, help="the finder's training steps")
-    parser.add_argument("--lr", type=float, default=3e-3, help="the finder's first learning rate")
-    parser.add_argument("--crops", type=int, default=96000, help="index crops for the namer")
-    parser.add_argument("--index-steps", type=int, default=20_400, help="the near namer's steps")
-    parser.add_argument("--far-index-steps", type=int, default=14_000, help="the far namer's")
-    parser.add_argument("--width", type=int, default=32, help="the finder's base width")
-    parser.add_argument("--index-width", type=int, default=16, help="the namer's base width")
-    parser.add_argument("--seed", type=int, default=24)
-    parser.add_argument("--output", type=Path, default=reader.MODEL_PATH)
-    parser.add_argument("--index-output", type=Path, default=reader.INDEX_MODEL_PATH)
-    parser.add_argument("--far-index-output", type=Path, default=reader.FAR_INDEX_MODEL_PATH)
-    parser.add_argument(
-        "--refine-steps", type=int, default=18_600, help="each later stage's training steps"
-    )
-    parser.add_argument(
-        "--refine-stages", type=int, default=1, help="later stages after the first (0: none)"
-    )
-    parser.add_argument(
-        "--refine-from", type=int, default=1, help="the first later stage to run (1: the second)"
-    )
-    parser.add_argument(
-        "--refine-lr", type=float, default=1e-3, help="the second stage's learning rate"
-    )
-    parser.add_argument(
-        "--refine-decay",
-        type=float,
-        default=1.0,
-        help="each stage after the second starts at this share of the one before's rate",
-    )
-    parser.add_argument(
-        "--refine-card-size",
-        type=float,
-        nargs=2,
-        default=(0.06, 0.22),
-        metavar=("LEAST", "MOST"),
-        help="the later stages' deals: their cards' height, as a share of the side",
-    )
-    parser.add_argument(
-        "--refine-deals", type=int, default=900, help="whole deals for each later stage"
-    )
-    parser.add_argument(
-        "--refine-photos", type=int, default=2600, help="composed photos for each later stage"
-    )
-    parser.add_argument(
-        "--real",
-        type=Path,
-        help="the CardCounterML folder: real photographs for the finder's last stage",
-    )
-    parser.add_argument("--real-steps", type=int, default=20_000, help="the real stage's steps")
-    parser.add_argument(
-        "--real-share", type=float, default=0.6, help="share of each batch from real photos"
-    )
-    parser.add_argument("--real-lr", type=float, default=1e-3, help="the real stage's rate")
-    parser.add_argument(
-        "--real-deals", type=int, default=300, help="whole deals mixed into the real stage"
-    )
-    parser.add_argument(
-        "--real-photos", type=int, default=2000, help="composed photos mixed into the real stage"
-    )
-    parser.add_argument(
-        "--real-crops", type=int, default=24_000, help="namer crops from the real photographs"
-    )
-    parser.add_argument(
-        "--threads", type=int, default=2, help="torch threads for --namer-only's namers"
-    )
-    parser.add_argument(
-        "--real-only",
-        action="store_true",
-        help="train the finder already at --output through the real stage alone",
-    )
-    parser.add_argument(
-        "--refine-only",
-        action="store_true",
-        help="train the finder already at --output through the later stages alone",
-    )
-    parser.add_argument(
-        "--namer-only",
-        choices=("near", "far", "both"),
-        help="rebuild that namer (or both) alone, beside the finder already at --output",
-    )
-    parser.add_argument(
-        "--namer-further",
-        action="store_true",
-        help="with --namer-only: train the namers at their outputs further (from 1e-3)",
-    )
-    parser.add_argument(
-        "--no-validate", action="store_true", help="skip the validation figures at the end"
-    )
-    parser.add_argument(
-        "--device", default="cpu", help='where the networks train: "cpu", or "cuda" for a GPU'
-    )
-    parser.add_argument("--batch", type=int, default=12, help="the finder's crops per step")
-    parser.add_argument(
-        "--workers", type=int, default=0, help="processes making the finder's batches (0: none)"
-    )
-    parser.add_argument(
-        "--processes", type=int, default=2, help="processes composing the synthetic photos"
-    )
-    parser.add_argument(
-        "--namer-processes",
-        type=int,
-        default=1,
-        help="processes making the namers' crops beside the finder's training",
-    )
-    args = parser.parse_args(argv)
+    args = options.parser(__doc__.split("\n")[0]).parse_args(argv)
     random.seed(args.seed)
     # One thread each for the finder and the namer, which train side by side: on two cores,
     # two OpenMP threads for one network spend their time waiting for each other.
     torch.set_num_threads(1)
     started = time.monotonic()
     svg_cards = install_art()
+    if args.resume:
+        from games.vision.training import course
+
+        course.run(args, svg_cards)
+        return
     which = (args.namer_only,) if args.namer_only in ("near", "far") else ("near", "far")
     for name in which:  # no figures left from an earlier build to pass for this one's
         namer_files(args, name)[0].unlink(missing_ok=True)
@@ -408,14 +309,6 @@ def real_stage(svg_cards, args):
         real_share=args.real_share,
     )
     return {"real_stage_steps": steps, "real_stage_minutes": minutes, "real_photos": len(photos)}
-
-
-def _find(photo):
-    """The corners the finder at hand sees in a photo, as it is and, for large indices, at
-    half its size."""
-    corners = reader.corners_from_maps(reader.run_model(photo))
-    half = np.asarray(Image.fromarray(photo).reduce(2))
-    return corners + [c.scaled(2.0) for c in reader.corners_from_maps(reader.run_model(half))]
 
 
 def validate(svg_cards, args, figures, started):

@@ -29,6 +29,7 @@ from pathlib import Path
 import numpy as np
 from PIL import Image
 
+from games.vision import reader
 from games.vision.labels import JOKER_RANK, NONE_RANK, RANKS, SUITS
 
 # The set's 55 classes, in its data.yaml's order.
@@ -204,6 +205,14 @@ def main(argv=None):
 
 if __name__ == "__main__":
     main()
+
+
+def seen_by_finder(photo):
+    """The corners the finder in use (reader.use_models) sees in a photo, as it is and, for
+    large indices, at half its size: what with_unlabelled is given."""
+    corners = reader.corners_from_maps(reader.run_model(photo))
+    half = np.asarray(Image.fromarray(photo).reduce(2))
+    return corners + [c.scaled(2.0) for c in reader.corners_from_maps(reader.run_model(half))]
 
 
 def with_unlabelled(data, find, least=0.5):

@@ -4,6 +4,7 @@ import copy
 import math
 import multiprocessing
 import random
+import signal
 import time
 from pathlib import Path
 
@@ -260,6 +261,11 @@ class _Batches(torch.utils.data.IterableDataset):
         )
 
 
+def _leave_interrupts(_worker):
+    """A batch maker ignores Ctrl-C: the trainer, told too, saves its state and ends them."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
 def _loaded(data, batch_size, rng, real, real_share, device, workers):
     """Batches on `device`: made here (`workers` 0, the CPU build's way, one generator) or by
     `workers` processes."""
@@ -272,6 +278,7 @@ def _loaded(data, batch_size, rng, real, real_share, device, workers):
         num_workers=workers,
         pin_memory=device != "cpu",
         prefetch_factor=2,
+        worker_init_fn=_leave_interrupts,
     )
     for x, truth in loader:
         x = x.to(device, non_blocking=True).float() / 255 - 0.5
@@ -317,14 +324,20 @@ def train(
     real_share=0.0,
     device="cpu",
     workers=0,
+    keeper=None,
 ):
     """A network trained on `data` (and `real_share` of each batch from the `real` photos)
     for `steps` steps, with a cosine learning rate from `lr`: a new one, or `net` trained
     further with its batch norms frozen (finder_from_onnx). Steps, not time: the machine is
     shared, and a training paused for another's measurement must end where it would have.
-    On `device` ("cuda" for a GPU), its batches made by `workers` processes (0: here)."""
+    On `device` ("cuda" for a GPU), its batches made by `workers` processes (0: here).
+    With a `keeper` (course.Keeper), it goes on from the step, weights and optimiser the
+    keeper saved, saves them as it goes, and stops where the keeper says (returning fewer
+    steps than `steps`)."""
     torch.manual_seed(seed)
-    rng = random.Random(seed)
+    step = keeper.start if keeper else 0
+    # A run that goes on draws its batches from the seed and the step it goes on from.
+    rng = random.Random(seed if not step else seed * 1_000_003 + step)
     frozen = []  # the batch norms of a network trained further, kept as they are
     if net is None:
         net = CornerNet(width)
@@ -333,8 +346,9 @@ def train(
     net.to(device)
     torch.backends.cudnn.benchmark = True  # on a GPU: the crops are all one size
     optimiser = torch.optim.AdamW(net.parameters(), lr=lr, weight_decay=1e-4)
+    if keeper:
+        keeper.restore(net, optimiser)
     start = time.monotonic()
-    step = 0
     smoothed = None
     for x, truth in _loaded(data, batch_size, rng, real, real_share, device, workers):
         done = step / steps
@@ -364,6 +378,10 @@ def train(
                 f"step {step} ({time.monotonic() - start:.0f} s): "
                 + " ".join(f"{k} {v.item():.3f}" for k, v in smoothed.items())
             )
+        if keeper and keeper.tick(step, net, optimiser, smoothed):
+            break
+    if keeper:
+        keeper.save(step, net, optimiser, smoothed)
     net.eval()
     return net.cpu(), step
 

@@ -34,12 +34,25 @@ def generate(svg_cards, photographed, count, seed, processes=2, far=0.0):
     return images, ranks, suits
 
 
-def fit(data, steps, seed, width=16, batch_size=128, log=print, net=None, lr=3e-3, device="cpu"):
+def fit(
+    data,
+    steps,
+    seed,
+    width=16,
+    batch_size=128,
+    log=print,
+    net=None,
+    lr=3e-3,
+    device="cpu",
+    keeper=None,
+):
     """The namer trained for `steps` steps (the learning rate's cosine from `lr` runs over
     them): a new one, or `net` trained further with its batch norms frozen
-    (namer_from_onnx); on `device` ("cuda" for a GPU), returned on the CPU."""
+    (namer_from_onnx); on `device` ("cuda" for a GPU), returned on the CPU. With a `keeper`,
+    it goes on from the keeper's saved state and saves and stops as train.train does."""
     torch.manual_seed(seed)
-    rng = np.random.default_rng(seed)
+    step = keeper.start if keeper else 0
+    rng = np.random.default_rng(seed if not step else seed * 1_000_003 + step)
     images, ranks, suits = data
     x_all = torch.from_numpy(images).permute(0, 3, 1, 2).contiguous().to(device)
     ranks_all = torch.from_numpy(ranks).to(device)
@@ -51,7 +64,9 @@ def fit(data, steps, seed, width=16, batch_size=128, log=print, net=None, lr=3e-
         frozen = [m for m in net.modules() if isinstance(m, nn.BatchNorm2d)]
     net.to(device)
     optimiser = torch.optim.AdamW(net.parameters(), lr=lr, weight_decay=5e-4)
-    start, step, smoothed = time.monotonic(), 0, None
+    if keeper:
+        keeper.restore(net, optimiser)
+    start, smoothed = time.monotonic(), None
     while True:
         done = step / steps
         if done >= 1:
@@ -78,6 +93,10 @@ def fit(data, steps, seed, width=16, batch_size=128, log=print, net=None, lr=3e-
         step += 1
         if step % 100 == 0:
             log(f"index step {step} ({time.monotonic() - start:.0f} s): loss {smoothed:.3f}")
+        if keeper and keeper.tick(step, net, optimiser, {"loss": smoothed}):
+            break
+    if keeper:
+        keeper.save(step, net, optimiser, {"loss": smoothed})
     net.eval()
     return net.cpu(), step
 
