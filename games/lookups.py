@@ -1,8 +1,6 @@
 """What the pages of a game share: the game or round a request may see, and what the score
 table, a round and a game night show. Views and live updates both read them from here."""
 
-import threading
-from collections import OrderedDict
 from dataclasses import dataclass
 from functools import cache
 
@@ -16,6 +14,7 @@ from .access import TableRequest, games_seen, sees_game
 from .charts import line_chart
 from .models import Game, GameNight, Hand, HandChange, Player, Round, RoundTable, Seat
 from .panels import HandPanel
+from .recent import Recent
 from .reports import ShownReport, shown_report
 from .score_table import score_table
 
@@ -249,9 +248,8 @@ def round_state(game_id: int, number: int) -> RoundState:
     )
 
 
-_SHARED_STATES: OrderedDict[tuple[int, int, int], RoundState] = OrderedDict()
-_SHARED_LOCK = threading.Lock()
 SHARED_STATES = 256
+_SHARED_STATES = Recent(SHARED_STATES)  # (game, round number, version) -> RoundState
 
 
 def round_state_at(game_id: int, number: int, version: int) -> RoundState:
@@ -260,24 +258,17 @@ def round_state_at(game_id: int, number: int, version: int) -> RoundState:
     version: word of a save reaches every phone of its table at once, and each asks. Nothing
     in it is changed once made."""
     key = (game_id, number, version)
-    with _SHARED_LOCK:
-        state = _SHARED_STATES.get(key)
-        if state is not None:
-            _SHARED_STATES.move_to_end(key)
-            return state
-    state = round_state(game_id, number)
-    with _SHARED_LOCK:
-        _SHARED_STATES[key] = state
-        while len(_SHARED_STATES) > SHARED_STATES:
-            _SHARED_STATES.popitem(last=False)
+    state = _SHARED_STATES.get(key)
+    if state is None:
+        state = round_state(game_id, number)
+        _SHARED_STATES.put(key, state)
     return state
 
 
 def forget_shared_states() -> None:
     """Forget every round shared by version (a database put back from a backup repeats ids and
     versions: restart the server, or call this)."""
-    with _SHARED_LOCK:
-        _SHARED_STATES.clear()
+    _SHARED_STATES.clear()
 
 
 def round_state_saved(hand: Hand, version: int) -> RoundState | None:

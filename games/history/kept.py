@@ -7,18 +7,16 @@ corrected counts a new version of its game (`Game.changed`), finishing and reope
 import adds games, a night's new date is in it. Only the games whose row changed are told
 again; the records and ratings are worked out again from the tales on first use."""
 
-import threading
-from collections import OrderedDict
 from dataclasses import dataclass
 from functools import cached_property
 
 from ..models import Game
+from ..recent import Recent
 from . import ratings, records
 from .tales import Tale, tales_of
 
-_KEPT: OrderedDict[int, "Kept"] = OrderedDict()
-_LOCK = threading.Lock()
 GROUPS_KEPT = 32  # the groups one process keeps, most recently looked at
+_KEPT = Recent(GROUPS_KEPT)  # group id -> Kept
 RETELL_BY_ID = 400  # more games changed than this: tell the whole group again
 
 
@@ -54,11 +52,9 @@ def _key(group_id: int) -> tuple:
 def kept(group_id: int) -> Kept:
     """The group's look-back as its data is now: kept, or told again where it changed."""
     key = _key(group_id)
-    with _LOCK:
-        old = _KEPT.get(group_id)
-        if old is not None and old.key == key:
-            _KEPT.move_to_end(group_id)
-            return old
+    old = _KEPT.get(group_id)
+    if old is not None and old.key == key:
+        return old
     same = set(old.key) & set(key) if old is not None else set()
     tales = {row[0]: old.tales[row[0]] for row in same}
     changed = [row[0] for row in key if row not in same]
@@ -67,15 +63,10 @@ def kept(group_id: int) -> Kept:
     elif changed:
         tales |= tales_of(Game.objects.filter(pk__in=changed))
     fresh = Kept(key, tales)
-    with _LOCK:
-        _KEPT[group_id] = fresh
-        _KEPT.move_to_end(group_id)
-        while len(_KEPT) > GROUPS_KEPT:
-            _KEPT.popitem(last=False)
+    _KEPT.put(group_id, fresh)
     return fresh
 
 
 def forget() -> None:
     """Forget every group kept (a database put back from a backup repeats ids and versions)."""
-    with _LOCK:
-        _KEPT.clear()
+    _KEPT.clear()

@@ -1,21 +1,19 @@
 """A night as it is told and shared: its story and its picture, from the games a viewer may
 see (the caller chooses them: a member's whole night, a guest link's own games)."""
 
-import threading
-from collections import OrderedDict
 from dataclasses import dataclass
 
 from django.urls import reverse
 
 from ..access.shares import link_preview_games
 from ..models import GuestPass, Player
+from ..recent import Recent
 from . import picture
 from .story import Moment, margin, night_story
 from .tales import Tale, tales_of
 
-_PICTURES: OrderedDict[tuple, bytes] = OrderedDict()
-_LOCK = threading.Lock()
 PICTURES_KEPT = 64
+_PICTURES = Recent(PICTURES_KEPT)  # what a picture shows -> its PNG
 
 
 @dataclass
@@ -78,11 +76,9 @@ def picture_of(night, night_told: NightTold, theme: str) -> bytes:
         tuple(sorted(night_told.names.items())),
         tuple(moment.text for moment in night_told.story),
     )
-    with _LOCK:
-        found = _PICTURES.get(key)
-        if found is not None:
-            _PICTURES.move_to_end(key)
-            return found
+    found = _PICTURES.get(key)
+    if found is not None:
+        return found
     names = {pk: picture.first_name(name) for pk, name in night_told.names.items()}
     games = [
         picture.GameShown(
@@ -101,16 +97,12 @@ def picture_of(night, night_told: NightTold, theme: str) -> bytes:
     lines = [m.text for m in short if m.topic in ("best", "comeback", "decider")][:3]
     title = f"Game night · {night.date:%A %-d %B %Y}"
     png = picture.draw_night(title, night_told.headline(), games, lines, theme)
-    with _LOCK:
-        _PICTURES[key] = png
-        while len(_PICTURES) > PICTURES_KEPT:
-            _PICTURES.popitem(last=False)
+    _PICTURES.put(key, png)
     return png
 
 
 def forget() -> None:
-    with _LOCK:
-        _PICTURES.clear()
+    _PICTURES.clear()
 
 
 def preview(request, night, night_told, url: str) -> dict:
