@@ -338,10 +338,10 @@ def unlabelled(course, stage, net, args):
     """What the stage's starting finder sees in the real training photos where no label is
     (real.with_unlabelled), worked out once at the stage's start and kept in the state: a
     stage that goes on later uses the same, whatever finder is committed by then."""
-    names = real.training_names(args.real)
-    photos = real.load(args.real, names)
     key = f"unlabelled.{stage['name']}"
     if key not in course.meta:
+        names = real.training_names(args.real)
+        photos = real.load(args.real, names)
         start = BUILD / "course" / f"{stage['name']}-start.onnx"
         start.parent.mkdir(parents=True, exist_ok=True)
         export(net, "finder", start)
