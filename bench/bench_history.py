@@ -20,13 +20,29 @@ def p95(times: list[float]) -> float:
     return sorted(times)[max(0, round(0.95 * len(times)) - 1)]
 
 
+def timed(client, url, runs, before=None):
+    """`runs` requests of `url` (each after `before`, if given): their times in ms and the
+    queries of the last."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    times = []
+    for _ in range(runs):
+        if before is not None:
+            before()
+        with CaptureQueriesContext(connection) as queries:
+            start = time.perf_counter()
+            response = client.get(url)
+            times.append((time.perf_counter() - start) * 1000)
+        assert response.status_code == 200, (url, response.status_code)
+    return times, len(queries)
+
+
 def main():
     configure()
     from django.conf import settings
     from django.core.management import call_command
-    from django.db import connection
     from django.test import Client
-    from django.test.utils import CaptureQueriesContext
 
     from bench.history_data import build_history
     from games.models import Entry, Game, GuestPass, Hand, Player
@@ -71,29 +87,17 @@ def main():
     print(f"  {'page':38s} {'median':>8s} {'p95':>8s} {'queries':>8s}")
     for name, url in pages:
         client.get(url)
-        times = []
-        for _ in range(RUNS):
-            with CaptureQueriesContext(connection) as queries:
-                start = time.perf_counter()
-                response = client.get(url)
-                times.append((time.perf_counter() - start) * 1000)
-            assert response.status_code == 200, (url, response.status_code)
+        times, queries = timed(client, url, RUNS)
         median = statistics.median(times)
-        print(f"  {name:38s} {median:6.1f} ms {p95(times):6.1f} ms {len(queries):8d}")
+        print(f"  {name:38s} {median:6.1f} ms {p95(times):6.1f} ms {queries:8d}")
 
     for name, url in [
         ("export CSV, whole group", "/group/export.csv"),
         ("export JSON, whole group", "/group/export.json"),
     ]:
-        times = []
-        for _ in range(3):
-            with CaptureQueriesContext(connection) as queries:
-                start = time.perf_counter()
-                response = client.get(url)
-                times.append((time.perf_counter() - start) * 1000)
-            assert response.status_code == 200, url
+        times, queries = timed(client, url, 3)
         median = statistics.median(times)
-        print(f"  {name:38s} {median:6.0f} ms {max(times):6.0f} ms {len(queries):8d}  (of 3, max)")
+        print(f"  {name:38s} {median:6.0f} ms {max(times):6.0f} ms {queries:8d}  (of 3, max)")
 
     from games.history import kept, shared
 
@@ -105,16 +109,9 @@ def main():
         ("records, the whole group told afresh", "/group/records/", kept.forget),
     ]  # fmt: skip
     for name, url, forget in afresh:
-        times = []
-        for _ in range(RUNS // 4):
-            forget()
-            with CaptureQueriesContext(connection) as queries:
-                start = time.perf_counter()
-                response = client.get(url)
-                times.append((time.perf_counter() - start) * 1000)
-            assert response.status_code == 200, url
+        times, queries = timed(client, url, RUNS // 4, before=forget)
         median = statistics.median(times)
-        print(f"  {name:38s} {median:6.1f} ms {max(times):6.1f} ms {len(queries):8d}  (max)")
+        print(f"  {name:38s} {median:6.1f} ms {max(times):6.1f} ms {queries:8d}  (max)")
 
     # An old round corrected: the game reopened, one hand saved again, the game finished.
     old = Game.objects.filter(group=group, kind="three-thirteen").order_by("created_at").first()
@@ -135,12 +132,8 @@ def main():
         ("group: wins and ratings", "/group/"),
         (f"year in review {year}", f"/group/year/{year}/"),
     ]:
-        with CaptureQueriesContext(connection) as queries:
-            start = time.perf_counter()
-            response = client.get(url)
-            took = (time.perf_counter() - start) * 1000
-        assert response.status_code == 200, url
-        print(f"  {name:38s} {took:6.1f} ms {len(queries):8d} queries")
+        (took,), queries = timed(client, url, 1)
+        print(f"  {name:38s} {took:6.1f} ms {queries:8d} queries")
 
 
 if __name__ == "__main__":
