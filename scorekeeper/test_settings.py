@@ -14,3 +14,9 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     DATABASES["default"]["TEST"] = {
         "NAME": os.environ.get("TEST_SQLITE_PATH", str(BASE_DIR / ".test-db.sqlite3"))
     }
+
+# The files `collectstatic` gathers (the README's `manage.py serve` does, into staticfiles/) are
+# not the tests' business: the live server serves the app's own folders, and WhiteNoise would
+# read every collected file again for each test client (a second per hundred tests). A test
+# that wants them collects its own (tests/test_views_pwa.py, tests/faults.py).
+STATIC_ROOT = BASE_DIR / ".test-static-never-collected"

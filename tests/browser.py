@@ -37,6 +37,9 @@ NO_BROWSER_UI = [
     "WebUIToolbarProcessOverheadExperiment",
 ]
 SCREENSHOTS = Path(__file__).resolve().parent.parent / "test-artifacts" / "screenshots"
+# The pictures are for a person to look at (`SCREENSHOTS=1 uv run pytest -m browser`): a
+# full-page picture costs Chromium about 90 ms of CPU, over a hundred of them in a run.
+SAVE_SCREENSHOTS = os.environ.get("SCREENSHOTS", "") not in ("", "0")
 PHONE = {"width": 390, "height": 844}
 # A page's service worker installs and fills its cache in every new browser context: work for
 # nothing where a test is not about it (tests/test_browser_pwa.py is, and lets it run).
@@ -315,20 +318,32 @@ class InFlight:
 
 
 def screenshot(page, name: str, audit: bool = True) -> Path:
-    """Save a full-page screenshot, check the page has no horizontal scrolling, and check it
-    with axe-core in the light and the dark theme (a page without JavaScript cannot run axe:
-    its HTML is the same one the pages with it are checked on). `audit=False` where the same
-    page in the same state is audited already: every page of the site is, by
-    tests/test_browser_thumb_targets.py, so the walks audit only states of their own (a
-    conflict, a draft kept offline, a guest's round, a hand's report)."""
-    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    """Save a full-page screenshot (with SCREENSHOTS=1), check the page has no horizontal
+    scrolling, and check it with axe-core in the light and the dark theme (a page without
+    JavaScript cannot run axe: its HTML is the same one the pages with it are checked on).
+    `audit=False` where the same page in the same state is audited already: every page of the
+    site is, by tests/test_browser_thumb_targets.py, so the walks audit only states of their
+    own (a conflict, a draft kept offline, a guest's round, a hand's report)."""
     path = SCREENSHOTS / f"{name}.png"
-    page.screenshot(path=str(path), full_page=True)
+    if SAVE_SCREENSHOTS:
+        SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(path), full_page=True)
     overflow = page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
     assert overflow <= 0, f"{name}: the page scrolls sideways by {overflow}px"
     if audit:
         assert_accessible(page, name)
     return path
+
+
+def both_themes(page, name: str, full_page=False) -> None:
+    """The screen as it is, in the light and the dark theme (with SCREENSHOTS=1)."""
+    if not SAVE_SCREENSHOTS:
+        return
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    for scheme in ("light", "dark"):
+        page.emulate_media(color_scheme=scheme)
+        page.screenshot(path=str(SCREENSHOTS / f"{name}-{scheme}.png"), full_page=full_page)
+    page.emulate_media(color_scheme="light")
 
 
 AXE = Path(__file__).resolve().parent.parent / ".ci/npm/node_modules/axe-core/axe.min.js"

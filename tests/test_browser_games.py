@@ -1,5 +1,6 @@
 """One whole game of each kind on a phone-sized Chromium, totals checked against the rules. The
-browser plays the first round and the last one (tapped), and the rounds between are saved on
+browser plays the first round and the last one (tapped; the last hand of a round typed, as a
+player may type theirs), and the rounds between are saved on
 the server as a phone's save is (the view tests cover every
 hand's scoring; here the browser proves the flow from round to round and to the standings)."""
 
@@ -111,7 +112,7 @@ def test_a_whole_game_of_three_thirteen_for_three_players(phone, live_server):
         expect(page.locator(".round-facts")).to_contain_text(f"{dealer} deals")
         enter_hand(page, out, winner_cards, outcome="Went out")
         for name, (cards, _) in zip(others, losers, strict=True):
-            enter_hand(page, name, cards)
+            enter_hand(page, name, cards, typed=name == others[-1])
         expect(page.locator("#round-status .done")).to_contain_text("Round complete")
         if round_number == 11:  # the last hand finished the game: the page is drawn again
             expect(page.locator("#round-notice .notice")).to_contain_text("finished")
@@ -202,7 +203,7 @@ def test_three_deals_of_13_card_rummy(phone, live_server):
         else:
             enter_hand(page, winner, winner_cards, outcome="Declared and won")
             for name, (cards, _) in losers.items():
-                enter_hand(page, name, cards)
+                enter_hand(page, name, cards, typed=name == list(losers)[-1])
         expect(page.locator("#round-status .done")).to_contain_text("Deal complete")
         if doubled:
             expect(page.locator("#round-status .notice")).to_contain_text("doubled")

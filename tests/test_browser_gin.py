@@ -1,7 +1,8 @@
-"""Gin Rummy on two phones at one table (two browser contexts, 390x844): each phone taps only
-its own player's hand, the other phone's save shows without a reload, the round is scored once
-both hands are in (the report with its layoffs), the game ends by itself at 100 and its final
-standings, bonuses included, are the engine's; and an Oklahoma hand with a spade upcard."""
+"""Gin Rummy on two phones at one table (two browser contexts, 390x844): each phone enters
+only its own player's hand (tapped, or typed as a player may), the other phone's save shows
+without a reload, the round is scored once both hands are in (the report with its layoffs), the
+game ends by itself at 100 and its final standings, bonuses included, are the engine's; and an
+Oklahoma hand with a spade upcard."""
 
 import re
 
@@ -87,11 +88,15 @@ def sees(page, name, line):
     expect(panel_for(page, name).locator(".hand-line .saved")).to_have_text(line)
 
 
-def play_hand(phones, name_cards_outcome, upcard=None):
-    """Both phones tap their own hand at once; Ann's phone saves first, then Bob's."""
+def play_hand(phones, name_cards_outcome, upcard=None, bob_types=False):
+    """Both phones enter their own hand at once (Bob's taps it, or types it where
+    `bob_types`); Ann's phone saves first, then Bob's."""
     (ann_phone, bob_phone), (ann, bob) = phones, name_cards_outcome
     tap(ann_phone, "Ann", ann[0])
-    tap(bob_phone, "Bob", bob[0])
+    if bob_types:
+        open_panel(bob_phone, "Bob").get_by_label("Or type the cards").fill(bob[0])
+    else:
+        tap(bob_phone, "Bob", bob[0])
     all_tapped(ann_phone, "Ann", ann[0])
     all_tapped(bob_phone, "Bob", bob[0])
     save_own(ann_phone, "Ann", ann[1], upcard)
@@ -129,7 +134,7 @@ def test_a_whole_game_of_gin_to_100_on_two_phones(phones):
 
     # Hand 3, dealt by Bob who won hand 2: Ann knocks, Bob lays four cards off onto meld 2.
     open_hand(phones, game, 3, "Bob")
-    play_hand(phones, [(KNOCK, KNOCKED), (KNOCK_DEFENDER, DID_NOT_KNOCK)])
+    play_hand(phones, [(KNOCK, KNOCKED), (KNOCK_DEFENDER, DID_NOT_KNOCK)], bob_types=True)
     for page in phones:
         report = page.locator("#round-status .round-report")
         expect(report.locator("h2")).to_have_text("Knock: Ann scores 47")
@@ -154,7 +159,7 @@ def test_a_whole_game_of_gin_to_100_on_two_phones(phones):
 
     # Hand 4, dealt by Ann: she goes gin, 69, and 116 ends the game by itself.
     open_hand([bob_phone], game, 4, "Ann")
-    play_hand(phones, [(GIN, KNOCKED), (GIN_DEFENDER, DID_NOT_KNOCK)])
+    play_hand(phones, [(GIN, KNOCKED), (GIN_DEFENDER, DID_NOT_KNOCK)], bob_types=True)
     for page in phones:  # the round page is drawn again on both phones
         poll(page)
         expect(page.locator("#round-notice .notice")).to_contain_text("finished")
@@ -201,7 +206,9 @@ def test_a_whole_game_of_gin_to_100_on_two_phones(phones):
     open_hand(phones, game, 1, "Ann")
     panel = open_panel(ann_phone, "Ann")
     expect(panel.get_by_label("First upcard")).to_be_hidden()  # until "Knocked" is chosen
-    play_hand(phones, [(KNOCK, KNOCKED), (KNOCK_DEFENDER, DID_NOT_KNOCK)], upcard="3S")
+    play_hand(
+        phones, [(KNOCK, KNOCKED), (KNOCK_DEFENDER, DID_NOT_KNOCK)], upcard="3S", bob_types=True
+    )
     for page in phones:
         status = page.locator("#round-status")
         expect(status.locator("h2")).to_have_text("Knock: Ann scores 94 (doubled: a spade upcard)")

@@ -7,8 +7,8 @@ from playwright.sync_api import expect
 from games.models import Entry, Game, GuestPass
 from tests.browser import (
     RECORD_VIOLATIONS,
-    SCREENSHOTS,
     assert_accessible,
+    both_themes,
     enter_hand,
     panel_for,
     phone_context,
@@ -16,14 +16,6 @@ from tests.browser import (
 )
 
 pytestmark = pytest.mark.browser
-
-
-def both_themes(page, name):
-    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    for scheme in ("light", "dark"):
-        page.emulate_media(color_scheme=scheme)
-        page.screenshot(path=str(SCREENSHOTS / f"{name}-{scheme}.png"))
-    page.emulate_media(color_scheme="light")
 
 
 def test_a_guest_finishes_a_game_and_opens_the_next_of_the_night_without_a_new_link(

@@ -12,8 +12,8 @@ from games.engine import WENT_OUT
 from games.models import Entry, Hand
 from tests.browser import (
     RECORD_VIOLATIONS,
-    SCREENSHOTS,
     assert_accessible,
+    both_themes,
     open_panel,
     panel_for,
     phone_context,
@@ -32,15 +32,6 @@ AUTOFILLED = """() => {
   }
 }"""
 TWELVE = "2H 3H 4H 5H 6H 7H 8H 9H 10H JH QH KH"
-
-
-def both_themes(page, name: str, full_page=False) -> None:
-    """The screen as it is, in the light and the dark theme, for the closing note."""
-    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    for scheme in ("light", "dark"):
-        page.emulate_media(color_scheme=scheme)
-        page.screenshot(path=str(SCREENSHOTS / f"{name}-{scheme}.png"), full_page=full_page)
-    page.emulate_media(color_scheme="light")
 
 
 def in_viewport(page, locator) -> bool:
