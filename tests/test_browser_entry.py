@@ -127,6 +127,29 @@ def test_a_three_thirteen_round_eleven_hand_tapped_at_pace(ann, ann_phone, make_
     expect(panel.locator(".preview .meld").first).to_be_visible()
 
 
+def test_save_tapped_while_the_count_is_on_its_way_waits_for_it_and_logs_nothing(
+    ann, ann_phone, make_game
+):
+    game, round_ = three_thirteen_at_round_eleven(ann, make_game)
+    hand = "KH KS 5C 6C 7C 2D 9D 9H 10S JD QD 4S 3H"
+    page = ann_phone
+    logged = []
+    page.on("console", lambda message: message.type == "error" and logged.append(message.text))
+    page.goto(f"/games/{game.pk}/rounds/11/")
+    slow_network(page)
+    tap_without_waiting(page, "Bob", hand)
+    panel = panel_for(page, "Bob")
+    form = panel.locator("form.hand-form")
+    # The count is asked for once the taps pause, and is on its way (300 ms each way) when the
+    # thumb reaches Save: it is not cut off, the save goes once it is answered.
+    expect(form).to_have_class(re.compile(r"\bhtmx-request\b"))
+    panel.get_by_role("button", name="Save Bob's hand").click(no_wait_after=True)
+    points = engine_points(round_, hand)
+    expect(panel.locator(".hand-line .saved")).to_contain_text(f"{points} points", timeout=SETTLED)
+    assert HandChange.objects.filter(round=round_, seat__player__name="Bob").count() == 1
+    assert logged == []
+
+
 def test_offline_mid_hand_the_draft_and_the_save_survive(ann, ann_phone, make_game):
     game = make_game(ann, kind="rummy13", names=("Ann", "Bob", "Cid"))
     round_ = game.rounds.get(number=1)

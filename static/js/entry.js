@@ -74,6 +74,8 @@
       this.asked = null; // the entry the last scoring request was sent for
       this.typed = false; // that request reads typed cards: its reading becomes the chosen cards
       this.saving = false;
+      this.counting = false; // a count request on its way (the form's own, not a save)
+      this.saveAfterCount = null; // a save tapped meanwhile, sent once the count is answered
       this.tappedSave = false; // the save under way was asked for by a tap (not sent again by itself)
       this.memoryDraft = null;
       this.scoredKey = null; // {asked, key}: the server's entry key for the entry last scored
@@ -472,8 +474,14 @@
         panel.showState("waiting");
       } else {
         panel.showState("sending");
+        if (panel.counting) {
+          // A count is on its way: the save goes as soon as it is answered, rather than cut
+          // it off (the form's hx-sync would abort it, and htmx logs an abort as an error).
+          event.preventDefault();
+          panel.saveAfterCount = () => event.detail.issueRequest(true);
+        }
       }
-    } else if (panel.saving || navigator.onLine === false) {
+    } else if (panel.saving || panel.saveAfterCount || navigator.onLine === false) {
       event.preventDefault(); // the save's answer scores the hand; offline, the count says enough
     }
   });
@@ -491,6 +499,7 @@
     } else {
       parameters.delete("save");
       panel.asked = JSON.stringify(panel.entry());
+      panel.counting = true;
     }
   });
   const handForm = (config) => config?.elt instanceof Element && config.elt.matches("form.hand-form");
@@ -512,7 +521,8 @@
         panel.showState("draft");
         panel.say("This phone may not save here any more (signed out?). The hand is kept on this phone.");
       }
-    } else if (panel.saving || !panel.current(panel.asked) || !html.includes('class="preview"')) {
+    } else if (panel.saving || panel.saveAfterCount || !panel.current(panel.asked) || !html.includes('class="preview"')) {
+      // (A save waiting for this count goes next, and its answer draws the panel.)
       event.detail.shouldSwap = false;
     }
   });
@@ -543,6 +553,13 @@
   });
   document.addEventListener("htmx:afterRequest", (event) => {
     const panel = panels.get(event.detail.elt.closest?.(".hand-panel")?.id);
+    if (panel && handForm(event.detail.requestConfig) && !isSave(event.detail.requestConfig)) {
+      panel.counting = false; // answered, or not (no connection): a save waiting for it goes
+      const save = panel.saveAfterCount;
+      panel.saveAfterCount = null;
+      save?.();
+      return;
+    }
     if (!panel || !isSave(event.detail.requestConfig)) return;
     panel.saving = false;
     const version = event.detail.xhr.getResponseHeader("X-Hand-Version");
