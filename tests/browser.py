@@ -117,9 +117,25 @@ def browser_command_line() -> list[str]:
     raise RuntimeError("Chromium's browser process is not among this process's children")
 
 
+# What the pages' Content-Security-Policy refused in the current test, from every phone's
+# console (Chromium logs each refusal there): tests/conftest.py fails the test on any.
+CSP_REFUSED: list[str] = []
+
+
+def watch_policy(context):
+    """Every page of this phone under watch for Content-Security-Policy refusals."""
+
+    def logged(message):
+        if "Content Security Policy" in message.text:
+            CSP_REFUSED.append(f"{message.page.url if message.page else ''}: {message.text}")
+
+    context.on("console", logged)
+    return context
+
+
 def phone_context(browser, live_server, viewport=PHONE, **options):
     """A new phone: a browser context of a phone's size and touch, against the live server,
-    with no service worker unless `options` say otherwise."""
+    with no service worker unless `options` say otherwise, its pages' policy refusals watched."""
     context = browser.new_context(
         viewport=viewport,
         is_mobile=True,
@@ -128,7 +144,7 @@ def phone_context(browser, live_server, viewport=PHONE, **options):
         **(NO_WORKER | options),
     )
     context.set_default_timeout(10_000)
-    return context
+    return watch_policy(context)
 
 
 def signed_in_phone(browser, live_server, user, **options):

@@ -9,7 +9,7 @@ from django.db import connection
 from django.test import Client
 
 from tests import factories
-from tests.browser import CHROMIUM, NO_WORKER, PHONE, InFlight, launch_chromium
+from tests.browser import CHROMIUM, CSP_REFUSED, InFlight, launch_chromium, phone_context
 from tests.helpers import SmallDisk
 
 # Tests that touch the database are marked so CI can run them again on PostgreSQL.
@@ -67,13 +67,22 @@ def browser():
 @pytest.fixture
 def phone(browser, live_server):
     """A page in a 390x844 phone-sized window against the live server."""
-    context = browser.new_context(
-        viewport=PHONE, is_mobile=True, has_touch=True, base_url=live_server.url, **NO_WORKER
-    )
-    context.set_default_timeout(10_000)
+    context = phone_context(browser, live_server)
     page = context.new_page()
     yield page
     context.close()
+
+
+@pytest.fixture(autouse=True)
+def no_policy_refusal(request):
+    """A browser test fails on anything the Content-Security-Policy refused on any of its
+    phones' pages: every walk of the app, taps, saves and swaps included, is under the policy."""
+    if request.node.get_closest_marker("browser") is None:
+        yield
+        return
+    CSP_REFUSED.clear()
+    yield
+    assert not CSP_REFUSED, "\n".join(CSP_REFUSED)
 
 
 @pytest.fixture(autouse=True)

@@ -1,6 +1,7 @@
 import pytest
 
 from tests.browser import (
+    CSP_REFUSED,
     NO_BROWSER_UI,
     assert_accessible,
     browser_command_line,
@@ -33,6 +34,21 @@ def test_the_accessibility_audit_finds_what_it_is_for(phone):
     )
     with pytest.raises(AssertionError, match=r"'light': \[\], 'dark': \['color-contrast"):
         assert_accessible(phone, "dark text on the dark theme")
+
+
+def test_every_phone_is_watched_for_what_the_policy_refuses(phone):
+    """The watch every browser test runs under (tests/conftest.py) hears a refusal: here an
+    inline handler, which the app's Content-Security-Policy forbids."""
+    phone.goto("/")
+    phone.evaluate(
+        "document.querySelector('main').insertAdjacentHTML("
+        "'beforeend', '<img src=\"/missing.png\" onerror=\"window.ran = 1\">')"
+    )
+    phone.wait_for_function("document.querySelector('main img').complete")
+    assert phone.evaluate("window.ran") is None  # refused, not run
+    refused = list(CSP_REFUSED)
+    CSP_REFUSED.clear()  # what this test caused on purpose
+    assert len(refused) == 1 and "inline event handler" in refused[0], refused
 
 
 def test_the_browser_keeps_playwrights_switches_and_has_no_ui_of_its_own(browser):

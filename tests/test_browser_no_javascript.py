@@ -4,15 +4,15 @@ import pytest
 from playwright.sync_api import expect
 
 from games.engine import KINDS
-from tests.browser import PHONE, screenshot
+from tests.browser import PHONE, screenshot, watch_policy
 
 pytestmark = pytest.mark.browser
 
 
 @pytest.fixture
 def plain_phone(browser, live_server):
-    context = browser.new_context(
-        viewport=PHONE, java_script_enabled=False, base_url=live_server.url
+    context = watch_policy(
+        browser.new_context(viewport=PHONE, java_script_enabled=False, base_url=live_server.url)
     )
     page = context.new_page()
     yield page
