@@ -26,6 +26,7 @@ class TableHand:
 
     seat: object  # games.models.Seat
     reading: PhotoReading
+    goes_to: object = None  # the seat a card tapped in this hand goes to (None: the next one)
 
     @property
     def faces(self) -> list[Card]:
@@ -59,6 +60,22 @@ class TablePhoto:
     @property
     def seats(self) -> list:
         return [hand.seat for hand in self.hands]
+
+    def destination(self, hand: TableHand):
+        """Where a card tapped in `hand` goes: the seat chosen for it, else the next hand round
+        the table (a card read into the wrong hand is most often its neighbour's)."""
+        if hand.goes_to is not None and hand.goes_to != hand.seat:
+            return hand.goes_to
+        at = self.hands.index(hand)
+        return self.hands[(at + 1) % len(self.hands)].seat
+
+    @property
+    def moves(self) -> list[tuple[TableHand, object, list]]:
+        """Each hand, where its tapped cards go, and the seats they may go to."""
+        return [
+            (hand, self.destination(hand), [s for s in self.seats if s != hand.seat])
+            for hand in self.hands
+        ]
 
     @property
     def note(self) -> str:
@@ -135,7 +152,9 @@ def carried(post, seats: list, kind, rules, number) -> TablePhoto:
             card, _, words = line.partition(" ")
             if _card(card) in cards and words.startswith("check: "):
                 unsure.append((_card(card), words[:80]))
-        hands.append(TableHand(seat, reading_again(cards, unsure, kind, rules, number)))
+        goes_to = by_pk.get(_number(post.get(f"to-{seat.pk}")))
+        reading = reading_again(cards, unsure, kind, rules, number)
+        hands.append(TableHand(seat, reading, goes_to if goes_to != seat else None))
     loose = []
     for line in post.getlist("loose")[:MOST_CARDS]:
         card, _, rest = line.partition("|")
@@ -150,8 +169,9 @@ def carried(post, seats: list, kind, rules, number) -> TablePhoto:
 
 def moved(table: TablePhoto, move: str, kind, rules, number) -> TablePhoto:
     """The reading after one tap: `hand:<from>:<to>` gives a seat's hand to another seat (and
-    that seat's to the first), `card:<from>:<card>:<to>` moves one card to another hand, and
-    `loose:<at>:<to>` gives the at-th card lying between hands to a seat."""
+    that seat's to the first), `card:<from>:<card>:<to>` moves one card to another hand
+    (`card:<from>:<card>`: to the hand chosen for that hand's taps), and `loose:<at>:<to>` gives
+    the at-th card lying between hands to a seat."""
     what, *parts = move.split(":")
     by_pk = {hand.seat.pk: hand for hand in table.hands}
     try:
@@ -160,6 +180,9 @@ def moved(table: TablePhoto, move: str, kind, rules, number) -> TablePhoto:
             swapped = {one.seat.pk: other.reading, other.seat.pk: one.reading}
             hands = (replace(h, reading=swapped.get(h.seat.pk, h.reading)) for h in table.hands)
             return replace(table, hands=tuple(hands))
+        if what == "card" and len(parts) == 2:
+            source = by_pk[_number(parts[0])]
+            parts = [*parts, table.destination(source).pk]
         if what == "card" and len(parts) == 3:
             source, target = by_pk[_number(parts[0])], by_pk[_number(parts[2])]
             card = _card(parts[1])

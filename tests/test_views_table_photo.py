@@ -157,6 +157,35 @@ def test_a_card_in_the_wrong_hand_is_moved_with_one_tap_and_the_counts_follow(
     assert "Found 14 cards, but this hand holds 13" in text
 
 
+def chosen_for(text: str, seat) -> int:
+    """The seat a card tapped in `seat`'s hand goes to, as its list shows it."""
+    listed = text.split(f'id="to-{seat.pk}"')[1].split("</select>")[0]
+    return int(re.search(r'<option value="(\d+)" selected>', listed)[1])
+
+
+def test_a_card_tapped_goes_to_the_hand_chosen_for_its_hand_the_next_one_at_first(
+    signed_in, rummy, reads
+):
+    reads(table_of(*DEALT))
+    ann, bob, cid, dee = seats(rummy)
+    text = send(signed_in, rummy, photographer=ann).content.decode()
+    # Each hand's taps go to the next hand round the table until another is chosen.
+    for this, following in ((ann, bob), (bob, cid), (cid, dee), (dee, ann)):
+        assert chosen_for(text, this) == following.pk
+    tap = {"move": f"card:{ann.pk}:AS"}
+    text = signed_in.post(url(rummy, move=True), carried(text) | tap, **HTMX).content.decode()
+    assert "AS" not in hands_shown(text)[str(ann.pk)] and hands_shown(text)[str(bob.pk)][-1] == "AS"
+    # Dee's hand chosen for Ann's taps: the choice is kept from tap to tap.
+    fields = carried(text) | {f"to-{ann.pk}": str(dee.pk), "move": f"card:{ann.pk}:KS"}
+    text = signed_in.post(url(rummy, move=True), fields, **HTMX).content.decode()
+    assert hands_shown(text)[str(dee.pk)][-1] == "KS"
+    assert chosen_for(text, ann) == dee.pk
+    # A seat not at this table, or the hand's own, falls back to the next hand.
+    fields = carried(text) | {f"to-{ann.pk}": str(ann.pk), "move": f"card:{ann.pk}:QS"}
+    text = signed_in.post(url(rummy, move=True), fields, **HTMX).content.decode()
+    assert hands_shown(text)[str(bob.pk)][-1] == "QS"
+
+
 def test_cards_lying_between_hands_are_in_none_until_given_a_seat(signed_in, rummy, reads):
     hands = [hand.replace("AS ", "") if i == 0 else hand for i, hand in enumerate(DEALT)]
     reads(table_of(*hands, between=[("AS", (0, 1))]))
