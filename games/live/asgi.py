@@ -35,7 +35,7 @@ class LiveApplication:
             await self.http(scope, receive, send)
 
     async def http(self, scope, receive, send):
-        holder = Holder(after_answer=True)
+        holder = Holder()
         token = HOLDER.set(holder)
         try:
             answer = await self.pages.answer(scope, receive)
@@ -52,19 +52,13 @@ class LiveApplication:
         headers = answer.headers
         if streaming:  # kept open (no length, no end) for the hub to go on
             headers = [(k, v) for k, v in headers if k != b"content-length"]
-        try:
-            await send({"type": "http.response.start", "status": answer.status, "headers": headers})
-            more = streaming or answer.rest is not None
-            await send({"type": "http.response.body", "body": answer.body, "more_body": more})
-            if answer.rest is not None:
-                async for part in self.pages.rest_of(answer):
-                    await send({"type": "http.response.body", "body": part, "more_body": True})
-                await send({"type": "http.response.body", "body": b"", "more_body": False})
-        finally:
-            # Sent: what the view left to do after its answer (the phone that saved is answered
-            # before its change is drawn, not while, on the same interpreter).
-            for work, args in holder.after:
-                self.hub.later(work, *args)
+        await send({"type": "http.response.start", "status": answer.status, "headers": headers})
+        more = streaming or answer.rest is not None
+        await send({"type": "http.response.body", "body": answer.body, "more_body": more})
+        if answer.rest is not None:
+            async for part in self.pages.rest_of(answer):
+                await send({"type": "http.response.body", "body": part, "more_body": True})
+            await send({"type": "http.response.body", "body": b"", "more_body": False})
         if streaming:
             await self.hub.serve(holder.opened, receive, send)
 

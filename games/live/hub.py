@@ -4,7 +4,6 @@ ASGI server's event loop; the little database work it does (the watch, the acces
 on one thread of its own, with one connection."""
 
 import asyncio
-import contextlib
 import logging
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -16,14 +15,13 @@ from ..access.streams import StreamGrant, still_allowed
 from ..etags import live_etag
 from ..models import Game
 from . import announce
-from .changes import CSRF_MARK, drawn
+from .changes import CSRF_MARK, FOLLOWED_FOR, drawn, mark_followed
 from .streams import GUEST, Opened, event, key
 
 log = logging.getLogger(__name__)
 
 HEARTBEAT = 15  # seconds between pings on a quiet stream (proxies drop silent connections)
 WATCH_EVERY = 0.2  # seconds between two reads of the versions (SQLite)
-DRAWN_WITHIN = 0.3  # seconds a change is awaited from where it is made before only its word
 LISTEN_RETRY = (0.25, 2)  # first and longest wait before listening again after a lost connection
 
 Topic = tuple[str, int]  # ("game", id) or ("night", id)
@@ -90,8 +88,8 @@ class Hub:
         self.db = ThreadPoolExecutor(max_workers=1, thread_name_prefix="live-hub")
         self.task: asyncio.Task | None = None
         self.postgres = connection.vendor == "postgresql"
-        self.waiting: set[tuple[Topic, str]] = set()  # states whose drawn change is awaited
-        self.drawn: dict[tuple[Topic, str], asyncio.Event] = {}  # set once it is drawn
+        self.marked: dict[int, float] = {}  # games marked followed here (loop time of the mark)
+        self.marking: asyncio.Task | None = None
 
     # ------------------------------------------------------------ streams
 
@@ -130,6 +128,8 @@ class Hub:
         if self.task is None or self.task.done():
             follow = self.listen if connection.vendor == "postgresql" else self.watch
             self.task = asyncio.ensure_future(follow())
+        if stream.opened.round_number is not None:
+            self.follow_round(stream.opened.pk)
         if connection.vendor == "postgresql":
             # A change notified between the view's read and now was told to no one: look once.
             asyncio.ensure_future(self.look([stream.topic]))
@@ -143,6 +143,45 @@ class Hub:
         if not self.topics and self.task is not None:
             self.task.cancel()  # nothing to follow: no query, no LISTEN connection held
             self.task = None
+        if not self.topics and self.marking is not None:
+            self.marking.cancel()
+            self.marking = None
+            self.marked.clear()
+
+    def follow_round(self, game_id: int) -> None:
+        """A round page's stream of the game is held here: mark it followed (its saves draw
+        their changes, on whatever worker they are made), unless marked a moment ago, and go on
+        marking every game followed here while streams stay."""
+        if game_id not in self.marked:
+            self.marked[game_id] = asyncio.get_running_loop().time()
+            asyncio.ensure_future(self.mark([game_id]))
+        if self.marking is None or self.marking.done():
+            self.marking = asyncio.ensure_future(self.keep_marking())
+
+    async def keep_marking(self) -> None:
+        """Mark again, a third of FOLLOWED_FOR apart, the games whose round pages' streams are
+        held here, in one statement; forget the others."""
+        every = FOLLOWED_FOR.total_seconds() / 3
+        while self.topics:
+            await asyncio.sleep(every)
+            games = {
+                stream.opened.pk
+                for streams in self.topics.values()
+                for stream in streams
+                if stream.opened.round_number is not None
+            }
+            now = asyncio.get_running_loop().time()
+            self.marked = dict.fromkeys(games, now)
+            if games:
+                await self.mark(sorted(games))
+
+    async def mark(self, game_ids: list[int]) -> None:
+        try:
+            await self.run(mark_followed, game_ids)
+        except DatabaseError:  # out of reach: the next mark (or the phones' asks) will do
+            log.warning("live: marking %s followed failed", game_ids, exc_info=True)
+            for game_id in game_ids:
+                self.marked.pop(game_id, None)
 
     def close(self) -> None:
         """The server has stopped: its database connection is closed."""
@@ -156,43 +195,32 @@ class Hub:
                 stream.closing = True
                 stream.wake.set()
 
-    async def tell(self, topic: Topic, token: str | None, waited: bool = False) -> None:
+    async def tell(self, topic: Topic, token: str | None) -> None:
         """`topic` is now in state `token`: every stream of it not told that yet is told, if
         its phone may still follow it, and ended if not. With no token (the state unknown, or
         who may follow it changed) no one is told anything, and those who may not are ended.
 
         A round page's stream one version behind is sent the change itself, drawn where it was
-        made (games.live.changes); until it is drawn (it is, a few ms after the commit; at most
-        DRAWN_WITHIN) those streams wait, then are told the version if it is not."""
+        made and committed with the version (games.live.changes), read in the same trip as the
+        access check; a change not drawn (no stream followed the game then) is told as the
+        version, and the phone asks."""
         streams = [s for s in self.topics.get(topic, ()) if not (s.ended or s.closing)]
         if token is not None:
             streams = [s for s in streams if s.token != token and not s.ahead_of(token)]
         if not streams:
             return
         carriers = {stream for stream in streams if stream.may_carry(token)}
-        fetch = bool(carriers) and (waited or not self.postgres)
-        hold = bool(carriers) and not fetch
-        if hold:  # PostgreSQL: the drawing's notification is awaited
-            self.wait_for_drawing(topic, token)
-            streams = [stream for stream in streams if stream not in carriers]
-            if not streams:
-                return
         grants = {stream.grant for stream in streams}
-        version = int(token) if fetch else None
+        version = int(token) if carriers else None
         try:
             allowed, drawn = await self.run(_allowed_and_drawn, topic[0], topic[1], grants, version)
         except DatabaseError:  # the database out of reach: nothing told; the next change tells
             log.warning("live: checking who may follow %s failed", topic, exc_info=True)
             return
-        if fetch and drawn is None and not waited:  # not drawn yet (SQLite): a moment more
-            self.wait_for_drawing(topic, token)
-            hold = True
         for stream in streams:
             if stream.grant not in allowed:
                 stream.ended = True
             elif token is not None:
-                if hold and stream in carriers:
-                    continue
                 if stream.token == token or stream.ahead_of(token):  # told meanwhile
                     continue
                 # A change not sent yet is dropped: the phone is told this state instead.
@@ -201,33 +229,6 @@ class Hub:
             else:
                 continue
             stream.wake.set()
-
-    def wait_for_drawing(self, topic: Topic, token: str) -> None:
-        """Tell `topic`'s streams of state `token` again once its change is drawn (PostgreSQL:
-        its notification; SQLite: a moment), or DRAWN_WITHIN has passed."""
-        if (topic, token) in self.waiting:
-            return
-        self.waiting.add((topic, token))
-        drawn = self.drawn.setdefault((topic, token), asyncio.Event())
-
-        async def again():
-            try:
-                if self.postgres:
-                    with contextlib.suppress(TimeoutError):
-                        await asyncio.wait_for(drawn.wait(), DRAWN_WITHIN)
-                else:
-                    await asyncio.sleep(WATCH_EVERY / 2)
-                await self.tell(topic, token, waited=True)
-            finally:
-                self.waiting.discard((topic, token))
-                self.drawn.pop((topic, token), None)
-
-        asyncio.ensure_future(again())
-
-    def later(self, work, *args) -> None:
-        """Run `work` on the hub's thread and connection, from any thread (a view's, once it is
-        done with the database: drawing a change it made)."""
-        self.db.submit(_in_thread, work, args)
 
     async def run(self, work, *args):
         return await asyncio.get_running_loop().run_in_executor(self.db, _in_thread, work, args)
@@ -291,10 +292,6 @@ class Hub:
             await self.look([("night", night)])
         elif what == "night" and len(numbers) == 1:
             await self.look([("night", numbers[0])])
-        elif what == "parts" and len(numbers) == 2:
-            drawn = self.drawn.get((("game", numbers[0]), game_token(numbers[1])))
-            if drawn is not None:
-                drawn.set()
         elif what == "members" and len(numbers) == 1:
             for topic, streams in list(self.topics.items()):
                 if any(stream.opened.group_id == numbers[0] for stream in streams):
