@@ -46,7 +46,9 @@ def round_page(request: TableRequest, game_id, number):
     if request.htmx:  # the changes, opened
         context = {"changes": round_changes_list(round_), "round": round_}
         return render(request, "games/round.html#round-changes", context)
-    context = round_context(round_) | {"live_etag": round_etag(request, round_.game, number)}
+    every_change = request.GET.get("changes") == "all"
+    context = round_context(round_, all_changes=every_change)
+    context["live_etag"] = round_etag(request, round_.game, number)
     # "I'm entering for": a phone picks the one seat whose hand it enters; that panel opens.
     # A guest's phone says so first, and one named for a player ("Bob's phone") starts on
     # that player's hand.
