@@ -320,14 +320,69 @@ def test_a_change_is_carried_where_drawn_with_its_version_and_told_where_not(mem
         assert stream.carry.startswith(f"id: {game.version + 1}\nevent: change\n".encode())
         assert b"the-phones-token" in stream.carry and CSRF_MARK.encode() not in stream.carry
 
+        # Two saves within one look: both changes carried, one after the other, not an ask.
+        for name, cards in (("Bob", "9S 9D 8C"), ("Ann", "7S 7D 7C")):
+            game.rounds.get(number=1).save_hand(
+                game.seats.get(player__name=name),
+                Entry(CARDS, cards),
+                member,
+                within=drawing_save(phone),
+            )
+        run(told(game.version + 3))
+        assert stream.carry.count(b"event: change\n") == 2
+        first, second = (f"data: {game.version + n} " for n in (1, 2))
+        assert stream.carry.index(first.encode()) < stream.carry.index(second.encode())
+
         Game.objects.filter(pk=game.pk).update(followed_until=None)  # none follows
         game.rounds.get(number=1).save_hand(
             game.seats.get(player__name="Bob"),
-            Entry(CARDS, "9S 9D 8C"),
+            Entry(CARDS, "9S 9D 9C", version=1),
             member,
             within=drawing_save(phone),
         )
-        run(told(game.version + 2))
+        run(told(game.version + 4))
         assert stream.carry is None  # the version only: the phone asks
     finally:
         hub.close()
+
+
+@pytest.mark.django_db(transaction=True)  # the hub reads on a thread of its own
+def test_an_idle_sqlite_hub_reads_nothing_until_the_database_is_written(member, make_game):
+    """The watch looks at the database's files on the loop; the versions are read (a thread
+    woken, a query) only when they moved, or every LOOK_ANYWAY."""
+    import asyncio
+    from concurrent.futures import ThreadPoolExecutor
+    from unittest import mock
+
+    from games.live import hub as hubs
+
+    game = make_game(member, names=("Ann", "Bob", "Cid"))
+    hub = hubs.Hub()
+    reads = []
+    states = hubs._states
+
+    def counted(*args):
+        reads.append(args)
+        return states(*args)
+
+    async def watched():
+        hub.topics[("game", game.pk)] = {object()}
+        watching = asyncio.ensure_future(hub.watch())
+        await asyncio.sleep(1.5)  # 7 intervals, nothing written: one read, the first
+        idle = len(reads)
+        await hub.run(save, game, "Cid")
+        await asyncio.sleep(0.5)
+        written = len(reads) - idle
+        watching.cancel()
+        return idle, written
+
+    try:
+        with (
+            mock.patch.object(hubs, "_states", counted),
+            mock.patch.object(hub, "tell"),
+            ThreadPoolExecutor(1) as apart,
+        ):
+            idle, written = apart.submit(asyncio.run, watched()).result()
+    finally:
+        hub.close()
+    assert idle == 1 and written == 1

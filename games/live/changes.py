@@ -218,3 +218,23 @@ def _drawn_sql(vendor: str) -> str:
         f"SELECT {plain.col(c, 'round_number')}, {plain.col(c, 'parts')} FROM {plain.table(c)} "
         f"WHERE {plain.col(c, 'game')} = %s AND {plain.col(c, 'version')} = %s"
     )
+
+
+def drawn_between(game_id: int, first: int, last: int) -> dict[int, tuple[int, dict]]:
+    """The changes to versions `first` to `last` as drawn, by version: their rounds and parts
+    (those not drawn are missing). One plain statement (the hub's, for every change)."""
+    found = plain.fetch_all(_between_sql(connection.vendor), [game_id, first, last])
+    return {
+        version: (number, plain.value(LiveChange, "parts", parts))
+        for version, number, parts in found
+    }
+
+
+@cache
+def _between_sql(vendor: str) -> str:
+    c = LiveChange
+    return (
+        f"SELECT {plain.col(c, 'version')}, {plain.col(c, 'round_number')}, "
+        f"{plain.col(c, 'parts')} FROM {plain.table(c)} WHERE {plain.col(c, 'game')} = %s "
+        f"AND {plain.col(c, 'version')} BETWEEN %s AND %s"
+    )

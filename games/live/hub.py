@@ -5,6 +5,7 @@ on one thread of its own, with one connection."""
 
 import asyncio
 import logging
+import os
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 
@@ -15,13 +16,15 @@ from ..access.streams import StreamGrant, still_allowed
 from ..etags import live_etag
 from ..models import Game
 from . import announce
-from .changes import CSRF_MARK, FOLLOWED_FOR, drawn, mark_followed
+from .changes import CSRF_MARK, FOLLOWED_FOR, drawn_between, mark_followed
 from .streams import GUEST, Opened, event, key
 
 log = logging.getLogger(__name__)
 
 HEARTBEAT = 15  # seconds between pings on a quiet stream (proxies drop silent connections)
-WATCH_EVERY = 0.2  # seconds between two reads of the versions (SQLite)
+WATCH_EVERY = 0.2  # seconds between two looks at the database file (SQLite)
+CARRY_UP_TO = 4  # versions a stream may be behind and still be carried the changes
+LOOK_ANYWAY = 2.0  # seconds: the versions read at least this often (file times may be coarse)
 LISTEN_RETRY = (0.25, 2)  # first and longest wait before listening again after a lost connection
 
 Topic = tuple[str, int]  # ("game", id) or ("night", id)
@@ -50,13 +53,15 @@ class Stream:
         return self.opened.grant
 
     def may_carry(self, token: str | None) -> bool:
-        """A change to state `token` can be carried to this stream: it shows a round, and the
-        version just before."""
+        """The changes up to state `token` can be carried to this stream: it shows a round, and
+        a version at most CARRY_UP_TO before (two saves within one watch interval, or heard
+        late, are carried one after the other instead of each phone asking)."""
         return (
             self.opened.round_number is not None
             and token is not None
             and token.isdigit()
-            and self.token == str(int(token) - 1)
+            and self.token.isdigit()
+            and 0 < int(token) - int(self.token) <= CARRY_UP_TO
         )
 
     def ahead_of(self, token: str) -> bool:
@@ -64,22 +69,26 @@ class Stream:
         earlier change): it is not told that one. Nights' states are not compared."""
         return self.token.isdigit() and token.isdigit() and int(self.token) > int(token)
 
-    def carried(self, pk: int, token: str, drawn) -> bytes | None:
-        """The event that carries the drawn change (`drawn`: its round and parts) to this
-        stream's phone, or None when it does not fit (another round, a viewer not drawn for)."""
+    def carried(self, pk: int, token: str, drawn: dict) -> bytes | None:
+        """The events that carry the drawn changes from this stream's version to `token`
+        (`drawn`: by version, its round and parts), one a version, or None when one does not
+        fit (not drawn, another round, a viewer not drawn for): the phone is told and asks."""
         opened = self.opened
-        if drawn is None or drawn[0] != opened.round_number:
-            return None
-        parts = drawn[1]
-        part = parts.get(key(opened.looks, opened.zone))
-        if part is None and opened.looks.startswith(GUEST):
-            part = parts.get(key(GUEST, opened.zone))
-        if part is None:
-            return None
-        version = int(token)
-        etag = live_etag(opened.viewer, version, "round", pk, opened.round_number)
-        lines = f"{version - 1} {etag}\n{part.replace(CSRF_MARK, opened.csrf)}"
-        return event("change", lines, token)
+        events = []
+        for version in range(int(self.token) + 1, int(token) + 1):
+            change = drawn.get(version)
+            if change is None or change[0] != opened.round_number:
+                return None
+            parts = change[1]
+            part = parts.get(key(opened.looks, opened.zone))
+            if part is None and opened.looks.startswith(GUEST):
+                part = parts.get(key(GUEST, opened.zone))
+            if part is None:
+                return None
+            etag = live_etag(opened.viewer, version, "round", pk, opened.round_number)
+            lines = f"{version - 1} {etag}\n{part.replace(CSRF_MARK, opened.csrf)}"
+            events.append(event("change", lines, str(version)))
+        return b"".join(events)
 
 
 class Hub:
@@ -211,9 +220,13 @@ class Hub:
             return
         carriers = {stream for stream in streams if stream.may_carry(token)}
         grants = {stream.grant for stream in streams}
-        version = int(token) if carriers else None
+        versions = None
+        if carriers:
+            versions = (min(int(stream.token) for stream in carriers) + 1, int(token))
         try:
-            allowed, drawn = await self.run(_allowed_and_drawn, topic[0], topic[1], grants, version)
+            allowed, drawn = await self.run(
+                _allowed_and_drawn, topic[0], topic[1], grants, versions
+            )
         except DatabaseError:  # the database out of reach: nothing told; the next change tells
             log.warning("live: checking who may follow %s failed", topic, exc_info=True)
             return
@@ -237,10 +250,18 @@ class Hub:
 
     async def watch(self) -> None:
         """SQLite: read the versions of every game the streams show, and of every game of the
-        nights they show, one query an interval; tell the streams whose state moved."""
+        nights they show, in one query, when the database's files changed since the last read
+        (a stat of each on the loop, every WATCH_EVERY: no thread woken, no query while nothing
+        is written), and at least every LOOK_ANYWAY; tell the streams whose state moved."""
+        files = _database_files()
+        loop = asyncio.get_running_loop()
+        seen, looked = None, 0.0
         while self.topics:
             await asyncio.sleep(WATCH_EVERY)
-            await self.look()
+            stamps = _stamps(files)
+            if stamps is None or stamps != seen or loop.time() - looked >= LOOK_ANYWAY:
+                seen, looked = stamps, loop.time()  # taken before: a write meanwhile shows next
+                await self.look()
 
     async def listen(self) -> None:
         """PostgreSQL: LISTEN on the channel every save notifies. Each time it begins to listen
@@ -298,6 +319,30 @@ class Hub:
                     await self.tell(topic, None)
 
 
+def _database_files() -> list[str]:
+    """The SQLite database's file and its write-ahead log, whose times and sizes move with
+    every commit; none for a database in memory."""
+    name = str(connection.settings_dict["NAME"])
+    if not name or name == ":memory:" or name.startswith("file:") or "mode=memory" in name:
+        return []
+    return [name, f"{name}-wal"]
+
+
+def _stamps(files: list[str]) -> tuple | None:
+    """What the files' metadata says now (None: nothing to go by, read the versions)."""
+    if not files:
+        return None
+    stamps = []
+    for name in files:
+        try:
+            found = os.stat(name)
+        except OSError:
+            stamps.append(None)
+        else:
+            stamps.append((found.st_ino, found.st_size, found.st_mtime_ns))
+    return tuple(stamps)
+
+
 def game_token(version: int) -> str:
     return str(version)
 
@@ -325,10 +370,11 @@ def _states(games: list[int], nights: list[int]) -> dict[Topic, str]:
     return states
 
 
-def _allowed_and_drawn(page: str, pk: int, grants, version: int | None):
-    """Who may still follow `page` `pk`, and (given a `version`) the change to it as drawn."""
+def _allowed_and_drawn(page: str, pk: int, grants, versions: tuple[int, int] | None):
+    """Who may still follow `page` `pk`, and (given `versions`, the first and last) the changes
+    to it as drawn, by version."""
     allowed = still_allowed(page, pk, grants)
-    return allowed, drawn(pk, version) if version is not None and allowed else None
+    return allowed, drawn_between(pk, *versions) if versions is not None and allowed else {}
 
 
 def _connection_params() -> dict:
