@@ -23,8 +23,11 @@ For each step it prints the requests a second, p50 and p95 of each kind of reque
 (5xx, refused connections, answers over 10 s), the server's CPU time per request (of
 gunicorn's processes, from /proc), and how long a save takes to show on the table's other
 phones: from the save sent to the moment each of them holds the live answer that shows it.
-Then, with one phone alone, the server's CPU per request of each kind, and the bytes of an
-unchanged and a changed ask (headers and body, both ways).
+Then, with one phone alone (its stream open, its requests 50 ms apart as a phone spaces them),
+per request of each kind: the server's user and system CPU, its threads' voluntary and
+involuntary context switches, and (under `strace -f -c`, a pass of its own; `--no-strace` leaves
+it out) its syscalls with the five most made; and the bytes of an unchanged and a changed ask
+(headers and body, both ways). `--steps ''` runs the one-phone step alone.
 
     uv run python -m bench.bench_table_pace                      # SQLite file
     uv run python -m bench.bench_table_pace --postgres postgres://postgres@127.0.0.1:5432/pace
