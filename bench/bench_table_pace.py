@@ -23,8 +23,11 @@ For each step it prints the requests a second, p50 and p95 of each kind of reque
 (5xx, refused connections, answers over 10 s), the server's CPU time per request (of
 gunicorn's processes, from /proc), and how long a save takes to show on the table's other
 phones: from the save sent to the moment each of them holds the live answer that shows it.
-Then, with one phone alone, the server's CPU per request of each kind, and the bytes of an
-unchanged and a changed ask (headers and body, both ways).
+Then, with one phone alone (its stream open, its requests 50 ms apart as a phone spaces them),
+per request of each kind: the server's user and system CPU, its threads' voluntary and
+involuntary context switches, and (under `strace -f -c`, a pass of its own; `--no-strace` leaves
+it out) its syscalls with the five most made; and the bytes of an unchanged and a changed ask
+(headers and body, both ways). `--steps ''` runs the one-phone step alone.
 
     uv run python -m bench.bench_table_pace                      # SQLite file
     uv run python -m bench.bench_table_pace --postgres postgres://postgres@127.0.0.1:5432/pace
@@ -47,6 +50,7 @@ import os
 import random
 import re
 import secrets
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -559,10 +563,117 @@ def print_step(count, result):
         print(f"{'':>15}{times} {kind}: {status or 'no answer (refused, or over 10 s)'}")
 
 
-async def alone(client: Client, phone: Phone, server_pid: int, push: bool) -> None:
-    """One phone by itself: the server's CPU per request of each kind (mean of `times`, in
-    turn), and the bytes of an unchanged and a changed ask."""
-    times = 200
+SPACED = 0.05  # s between one phone's requests in the one-phone step, as a phone spaces them
+ALONE_TIMES = 200  # requests of each kind timed (no tracer attached)
+TRACED_TIMES = 60  # requests of each kind under strace, for the syscalls
+
+
+def server_tasks(pid: int) -> list[Path]:
+    """/proc folders of every thread of gunicorn's master and workers."""
+    found = []
+    for process in [pid, *children(pid)]:
+        found += list(Path(f"/proc/{process}/task").glob("[0-9]*"))
+    return found
+
+
+def children(pid: int) -> list[int]:
+    try:
+        text = Path(f"/proc/{pid}/task/{pid}/children").read_text()
+    except OSError:
+        return []
+    return [int(n) for n in text.split()]
+
+
+def server_counts(pid: int) -> dict:
+    """User and system CPU seconds, voluntary and involuntary context switches of the server's
+    processes (all their threads, gunicorn's master included), by thread."""
+    tick = os.sysconf("SC_CLK_TCK")
+    counts = {}
+    for task in server_tasks(pid):
+        try:
+            stat = (task / "stat").read_text().rsplit(")", 1)[1].split()
+            status = (task / "status").read_text()
+        except OSError:
+            continue
+        switches = dict(
+            line.split(":\t") for line in status.splitlines() if "ctxt_switches" in line
+        )
+        counts[str(task)] = (
+            int(stat[11]) / tick,
+            int(stat[12]) / tick,
+            int(switches["voluntary_ctxt_switches"]),
+            int(switches["nonvoluntary_ctxt_switches"]),
+        )
+    return counts
+
+
+def counts_between(before: dict, after: dict) -> tuple[float, float, int, int]:
+    """(user s, system s, voluntary, involuntary) between two readings (a thread begun meanwhile
+    counts from zero; one that ended is left out)."""
+    used = [0.0, 0.0, 0, 0]
+    for task, values in after.items():
+        was = before.get(task, (0, 0, 0, 0))
+        for i in range(4):
+            used[i] += values[i] - was[i]
+    return tuple(used)
+
+
+class Tracer:
+    """strace -c attached to every thread of the server's processes: syscalls by name."""
+
+    def __init__(self, pid: int):
+        self.out = Path(tempfile.mkstemp(suffix=".strace")[1])
+        command = ["strace", "-f", "-c", "-q", "-o", str(self.out)]
+        for process in [pid, *children(pid)]:
+            command += ["-p", str(process)]
+        self.process = subprocess.Popen(command, stderr=subprocess.DEVNULL)
+        tasks = server_tasks(pid)
+        for _ in range(100):  # attached: every thread has a tracer
+            if all(_traced(task) for task in tasks):
+                break
+            time.sleep(0.05)
+
+    def stop(self) -> dict[str, int]:
+        self.process.send_signal(2)
+        self.process.wait(timeout=30)
+        calls = {}
+        for line in self.out.read_text().splitlines():
+            fields = line.split()  # % time, seconds, usecs/call, calls, [errors,] syscall
+            if len(fields) in (5, 6) and fields[3].isdigit() and fields[-1] != "total":
+                calls[fields[-1]] = int(fields[3])
+        self.out.unlink()
+        return calls
+
+
+def _traced(task: Path) -> bool:
+    try:
+        status = (task / "status").read_text()
+    except OSError:
+        return True
+    return any(
+        line.startswith("TracerPid:") and line.split()[1] != "0" for line in status.splitlines()
+    )
+
+
+async def hold_stream(phone: Phone) -> None:
+    """The phone's stream, held open and read (as its page holds it) until cancelled."""
+    reader, writer = await asyncio.open_connection("127.0.0.1", phone.client.port)
+    headers = phone.headers(Accept="text/event-stream", **{"Cache-Control": "no-cache"})
+    lines = [f"GET {phone.stream_url} HTTP/1.1", f"Host: 127.0.0.1:{phone.client.port}"]
+    lines += [f"{name}: {value}" for name, value in headers.items()]
+    writer.write(("\r\n".join(lines) + "\r\n\r\n").encode())
+    try:
+        while await reader.read(65536):
+            pass
+    finally:
+        writer.close()
+
+
+async def alone(client: Client, phone: Phone, server_pid: int, push: bool, trace: bool) -> None:
+    """One phone by itself, its stream open, its requests SPACED apart as a phone spaces them:
+    per request of each kind the server's CPU (user and system), its threads' voluntary and
+    involuntary context switches, and (under strace, a pass of its own) its syscalls; then the
+    bytes of an unchanged and a changed ask."""
     first = await phone.get(phone.live_url, **{"If-None-Match": phone.etag})
     if first.status == 200:
         phone.etag = first.headers["etag"][0]
@@ -582,6 +693,10 @@ async def alone(client: Client, phone: Phone, server_pid: int, push: bool) -> No
     async def save(i):
         fields = {"outcome": "cards", "cards": " ".join(hands[i % 2]), "version": phone.version}
         answer = await phone.post(phone.hand_url, fields | {"save": "1"}, htmx=True)
+        shown = re.search(r'name="version" value="(\d+)"', answer.body)
+        if answer.status == 409 and shown:  # its hand moved on in the steps before: from there
+            phone.version = int(shown.group(1))
+            return await save(i)
         phone.version += 1
         return answer, 200
 
@@ -592,19 +707,48 @@ async def alone(client: Client, phone: Phone, server_pid: int, push: bool) -> No
     async def round_page(i):
         return await phone.get(phone.round_url), 200
 
-    kinds = [unchanged_ask, changed_ask, scoring, save, summary, round_page]
-    print(f"\nOne phone alone: the server's CPU per request (ms, mean of {times}; app = the")
-    print("server's processes, db = PostgreSQL's)")
-    for kind in kinds:
-        before = server_cpu(server_pid)
+    async def run(kind, times):
+        answer = None
         for i in range(times):
             answer, expected = await kind(i)
             assert answer.status == expected, (kind.__name__, answer.status, answer.body[:300])
-        app, database = (u / times * 1000 for u in cpu_between(before, server_cpu(server_pid)))
-        name = kind.__name__.replace("_", " ")
-        print(f"  {name:>14}: app {app:5.2f}  db {database:5.2f}  ({answer.received} bytes back)")
+            await asyncio.sleep(SPACED)
         if kind is save:  # the phone's ETag is behind its own saves now
             phone.etag = (await phone.get(phone.live_url)).headers["etag"][0]
+        return answer
+
+    streaming = asyncio.create_task(hold_stream(phone)) if push and phone.stream_url else None
+    await asyncio.sleep(0.5)
+    kinds = [unchanged_ask, changed_ask, scoring, save, summary, round_page]
+    print(
+        f"\nOne phone alone, its stream open, requests {SPACED * 1000:.0f} ms apart: per request "
+        f"(mean of {ALONE_TIMES}) the server's CPU in ms (app = gunicorn's processes, user + "
+        "system; db = PostgreSQL's), its threads' context switches (voluntary + involuntary)"
+        + (f", and syscalls (strace -f -c, {TRACED_TIMES} more requests)" if trace else "")
+    )
+    for kind in kinds:
+        before, db_before = server_counts(server_pid), server_cpu(server_pid)
+        answer = await run(kind, ALONE_TIMES)
+        user, system, voluntary, involuntary = counts_between(before, server_counts(server_pid))
+        _, database = cpu_between(db_before, server_cpu(server_pid))
+        n = ALONE_TIMES
+        name = kind.__name__.replace("_", " ")
+        print(
+            f"  {name:>14}: app {(user + system) / n * 1000:6.2f} = user {user / n * 1000:6.2f}"
+            f" + sys {system / n * 1000:5.2f}  db {database / n * 1000:5.2f}  switches"
+            f" {(voluntary + involuntary) / n:5.1f} = {voluntary / n:5.1f} + {involuntary / n:5.1f}"
+            f"  ({answer.received} bytes back)"
+        )
+        if trace:
+            tracer = Tracer(server_pid)
+            await run(kind, TRACED_TIMES)
+            calls = tracer.stop()
+            total = sum(calls.values()) / TRACED_TIMES
+            top = sorted(calls.items(), key=lambda item: -item[1])[:5]
+            named = ", ".join(f"{call} {count / TRACED_TIMES:.1f}" for call, count in top)
+            print(f"{'':>18}syscalls {total:6.1f}: {named}")
+    if streaming is not None:
+        streaming.cancel()
     answer, _ = await unchanged_ask(0)
     print(f"  bytes of an unchanged ask: {answer.sent} sent, {answer.received} received")
     answer, _ = await changed_ask(0)
@@ -642,7 +786,10 @@ def serve_app(app: Path, env: dict, workers: int, threads: int) -> tuple[subproc
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--postgres", help="a PostgreSQL URL (its database is emptied)")
-    parser.add_argument("--steps", default="500,1000")
+    parser.add_argument("--steps", default="500,1000", help="phones of each step ('': none)")
+    parser.add_argument(
+        "--no-strace", action="store_true", help="one phone alone without counting its syscalls"
+    )
     parser.add_argument("--seconds", type=float, default=20.0)
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--threads", type=int, default=1, help="threads a worker (WEB_THREADS)")
@@ -652,7 +799,7 @@ def main():
     parser.add_argument("--soak", type=int, metavar="MINUTES", help="one step this long, watched")
     parser.add_argument("--phones", type=int, default=100, help="phones of the soak")
     args = parser.parse_args()
-    steps = [args.phones] if args.soak else [int(n) for n in args.steps.split(",")]
+    steps = [args.phones] if args.soak else [int(n) for n in args.steps.split(",") if n]
     env = {
         "DEBUG": "0",
         "SECRET_KEY": "bench-" + secrets.token_hex(24),
@@ -693,7 +840,7 @@ def main():
 
 async def bench(args, steps, server_pid, port, database):
     client = Client(port)
-    tables = -(-max(steps) // PHONES_A_TABLE)
+    tables = max(1, -(-max(steps, default=0) // PHONES_A_TABLE))
     print(f"Setting up {tables} tables of {PHONES_A_TABLE} phones through HTTP…", flush=True)
     phones = []
     client.timeout = 60.0  # a signup sent twice is refused: on a busy machine, wait for it
@@ -732,7 +879,8 @@ async def bench(args, steps, server_pid, port, database):
             phones[:count], server_pid, args.seconds, args.per_tap, number, not args.poll
         )
         print_step(count, result)
-    await alone(client, phones[0], server_pid, not args.poll)
+    trace = not args.no_strace and shutil.which("strace") is not None
+    await alone(client, phones[0], server_pid, not args.poll, trace)
 
 
 if __name__ == "__main__":

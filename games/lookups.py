@@ -130,9 +130,13 @@ def round_report(round_: Round, table: RoundTable) -> ShownReport | None:
     return shown_report(round_.settled(table).report, table.hands_in_order())
 
 
-def round_context(round_: Round, panels=None) -> dict:
+SHOWN_CHANGES = 10  # the round page's latest changes; all of them when its history is opened
+
+
+def round_context(round_: Round, panels=None, all_changes: bool = False) -> dict:
     """Everything the round page draws: each playing seat's hand panel (one hand at a time),
-    the summary, and the changes."""
+    the summary, and the latest SHOWN_CHANGES changes (`all_changes`: every one), so that the
+    page costs the same however long the round's history."""
     game = round_.game
     table = round_.table()
     panels = panels or {}
@@ -148,14 +152,18 @@ def round_context(round_: Round, panels=None) -> dict:
     waiting = [panel for panel in built if panel.hand is None and not panel.editing]
     for panel in waiting[0 if busy else 1 :]:
         panel.collapsed = True
-    changes = list(round_changes_list(round_))
+    of_round = round_changes_list(round_)
+    changes = list(of_round if all_changes else of_round[: SHOWN_CHANGES + 1])
+    count = len(changes) if len(changes) <= SHOWN_CHANGES else of_round.count()
+    changes = changes if all_changes else changes[:SHOWN_CHANGES]
     last_undo = changes[0] if changes and changes[0].undo else None
     return round_status(round_, table, last_undo=last_undo) | {
         "wild_words": wild_words(round_),
         "panels": built,
         "outcomes": game.kind_def.outcomes(game.engine_rules),
         "changes": changes,
-        "changes_count": len(changes),
+        "changes_count": count,
+        "all_changes": all_changes,
         "is_last_known": is_last_known(round_),
     }
 

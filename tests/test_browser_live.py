@@ -222,3 +222,80 @@ def test_a_phone_offline_through_several_saves_ends_up_exactly_right(
         screenshot(cid_phone, "live-caught-up-after-offline")
     finally:
         cid_context.close()
+
+
+# The page's live asks answered by a stand-in for the server, as the test says (`window.server`):
+# at once, on the page's own clock, so that the clock alone decides when the page asks.
+SERVER = """
+window.server = "answer";
+window.asks = 0;
+const realFetch = window.fetch;
+window.fetch = (url, options) => {
+  if (!String(url).includes("/live/")) return realFetch(url, options);
+  window.asks += 1;
+  switch (window.server) {
+    case "hold":
+      return new Promise((resolve) => {
+        window.release = () => resolve(new Response(null, { status: 304 }));
+      });
+    case "fail":
+      return Promise.reject(new TypeError("Failed to fetch"));
+    case "busy":
+      return Promise.resolve(new Response("", { status: 503, headers: { "Retry-After": "25" } }));
+    default:
+      return Promise.resolve(new Response(null, { status: 304 }));
+  }
+};
+"""
+
+
+def test_a_phone_backs_off_while_the_server_is_behind_and_says_so_after_10_s(table):
+    game, _, bob_phone = table
+    bob_phone.context.add_init_script(SERVER)
+    bob_phone.goto(f"/games/{game.pk}/rounds/1/")
+    bob_phone.clock.pause_at(bob_phone.evaluate("Date.now()") + 100)  # time moves when run
+    status = bob_phone.locator("[data-live-status]")
+    expect(status).to_have_role("status")
+    expect(status).to_have_text("")
+
+    def server(does):
+        bob_phone.evaluate(f"window.server = {does!r}; window.asks = 0")
+
+    def asks_in(seconds):  # how many asks the page makes in this many seconds of its clock
+        bob_phone.evaluate("window.asks = 0")
+        for _ in range(seconds):
+            bob_phone.clock.run_for(1_000)
+        return bob_phone.evaluate("window.asks")
+
+    # The server answers nothing at all for a while: the page waits, then says so plainly.
+    server("hold")
+    assert asks_in(9) == 1  # the next poll goes, and hangs
+    expect(status).to_have_text("")
+    asks_in(3)
+    expect(status).to_have_text(re.compile(r"^Waiting for the server: the table may be behind"))
+    expect(status).not_to_have_class(re.compile("problem"))
+    server("answer")
+    bob_phone.evaluate("window.release()")  # answered at last: the line clears
+    expect(status).to_have_text("")
+
+    # It fails: each ask waits longer than the last (4, 8, 16 s...), not one every 2 s, and the
+    # status line says the server does not answer, as a problem.
+    server("fail")
+    assert 2 <= asks_in(60) <= 5  # polling every 2 s would have been 30
+    expect(status).to_have_text(re.compile(r"has not answered for 10 seconds \(no connection\)"))
+    expect(status).to_have_class(re.compile("problem"))
+
+    # Busy: a 503's Retry-After is waited out.
+    server("busy")
+    asks_in(30)
+    assert asks_in(20) <= 1
+    expect(status).to_have_text(re.compile(r"\(error 503\)"))
+
+    # The server answers again: the next ask clears the line, and the asks come back to every
+    # 2 s, the wait halved at each quick answer (30, 15, 7.5, 3.75 s), not all at once.
+    server("answer")
+    asks_in(30)
+    expect(status).to_have_text("")
+    expect(status).not_to_have_class(re.compile("problem"))
+    assert 2 <= asks_in(14) <= 3
+    assert 4 <= asks_in(10) <= 6

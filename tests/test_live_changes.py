@@ -5,45 +5,47 @@ another hand's points (Rummy's four pure sequences), one that scores the round a
 one that opens the next round and one that finishes the game."""
 
 from datetime import timedelta
+from unittest import mock
 
 import pytest
 from django.test import Client
 from django.utils import timezone
 
 from games.engine import POINTS, WENT_OUT
-from games.live.changes import _keep, draw, drawn, forget_guest_links
-from games.live.streams import Holder
+from games.live.changes import _keep, draw, drawn, forget_guest_links, mark_followed
 from games.lookups import round_state, round_state_saved
-from games.models import Entry, Hand, LiveChange
+from games.models import Entry, Game, Hand, LiveChange
+from games.views import rounds
 from tests.helpers import save, seats
-from tests.test_live_streams import HOLDER, as_guest, signed_in
+from tests.test_live_streams import as_guest, signed_in
 
 pytestmark = pytest.mark.django_db
 
 ZONE = "Europe/Paris"
 
 
-class Drawings(Holder):
-    """The ASGI application's holder, keeping the work a view leaves to do after its answer."""
-
-    def __init__(self):
-        super().__init__(after_answer=True)
-
-
 def saved_through(client: Client, game, number, seat, **fields):
-    """Save a hand as a phone does; the save the view hands to be drawn (its hand and the game
-    version it made)."""
-    holder = Drawings()
-    token = HOLDER.set(holder)
-    try:
-        hand = Hand.objects.filter(round__game=game, round__number=number, seat=seat).first()
-        version = hand.version if hand else 0
+    """Save a hand as a phone does; the save as the view hands it to be drawn inside its
+    transaction (its hand and the game version it made)."""
+    handed = []
+    drawing = rounds.drawing_save
+
+    def watched(request):
+        within = drawing(request)
+
+        def draw_it(hand):
+            handed.append((hand, hand.round.game.version, getattr(request, "time_zone", "")))
+            within(hand)
+
+        return draw_it
+
+    hand = Hand.objects.filter(round__game=game, round__number=number, seat=seat).first()
+    version = hand.version if hand else 0
+    with mock.patch.object(rounds, "drawing_save", watched):
         answer = save(client, game, number, seat, version=version, htmx=True, **fields)
-    finally:
-        HOLDER.reset(token)
     assert answer.status_code == 200, answer.content[:300]
-    ((_, (game_id, drawn_number, made, zone, hand)),) = holder.after
-    assert (game_id, drawn_number, zone) == (game.pk, number, "")
+    ((hand, made, zone),) = handed
+    assert zone == ""
     return hand, made
 
 
@@ -146,3 +148,42 @@ def test_a_change_drawn_again_replaces_the_one_kept(member, make_game):
     assert drawn(game.pk, 9) is None
     kept = LiveChange.objects.get(game=game, version=7)
     assert abs(kept.made_at - timezone.now()) < timedelta(minutes=1)
+
+
+def test_a_save_draws_its_change_only_while_a_round_page_follows_the_game(member, make_game):
+    game = make_game(member)
+    ann, bob, _ = seats(game)
+    phone = signed_in(member)
+    _, version = saved_through(phone, game, 1, ann, outcome=POINTS, points="7")
+    assert drawn(game.pk, version) is None  # no stream follows it: nothing drawn, nothing kept
+    mark_followed([game.pk])  # a round page's stream, on any worker, follows it
+    _, version = saved_through(phone, game, 1, bob, outcome=POINTS, points="8")
+    number, parts = drawn(game.pk, version)  # committed with the save itself
+    assert number == 1 and "Bob" in parts["member|"]
+    Game.objects.filter(pk=game.pk).update(followed_until=timezone.now() - timedelta(seconds=1))
+    _, version = saved_through(phone, game, 1, ann, outcome=POINTS, points="9")
+    assert drawn(game.pk, version) is None  # its mark ran out: the streams went
+
+
+def test_an_undo_draws_its_change_in_its_own_transaction(member, make_game):
+    game = make_game(member)
+    ann, _, _ = seats(game)
+    phone = signed_in(member)
+    saved_through(phone, game, 1, ann, outcome=POINTS, points="7")
+    mark_followed([game.pk])
+    change = game.rounds.get(number=1).last_save()
+    answer = phone.post(f"/games/{game.pk}/rounds/1/undo/", {"change": change.pk})
+    assert answer.status_code == 302
+    game.refresh_from_db()
+    number, parts = drawn(game.pk, game.version)
+    assert number == 1 and "Ann" in parts["member|"]
+
+
+def test_a_drawing_that_fails_leaves_the_save_to_stand(member, make_game, caplog):
+    game = make_game(member)
+    ann, _, _ = seats(game)
+    mark_followed([game.pk])
+    with mock.patch("games.live.changes.draw", side_effect=ValueError("a template broke")):
+        hand, version = saved_through(signed_in(member), game, 1, ann, outcome=POINTS, points="7")
+    assert Hand.objects.get(pk=hand.pk).points == 7 and drawn(game.pk, version) is None
+    assert "drawing the change" in caplog.text

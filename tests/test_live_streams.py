@@ -15,7 +15,7 @@ from games.access.streams import StreamGrant, still_allowed
 from games.engine import CARDS
 from games.live.changes import CSRF_MARK
 from games.live.streams import HOLDER, Holder
-from games.models import Entry, Membership
+from games.models import Entry, Game, Membership
 
 pytestmark = pytest.mark.django_db
 
@@ -165,6 +165,7 @@ def test_a_saves_change_is_carried_drawn_as_each_phone_may_see_it(table, member,
     score_table = Stream(server, signed_in(bob), f"/games/{game.pk}/stream/")
     for stream in (ann, guest, eve, other_round, score_table):
         assert stream.next_event() == ("version", str(game.version))
+    assert followed(game)  # its round pages' streams marked it: its saves draw their changes
 
     # Ann saves Cid's hand from her phone.
     assert save_through_the_view(signed_in(member), game, "Cid", "KS QD 2C").status_code == 200
@@ -249,15 +250,31 @@ def test_production_serves_the_live_application_around_djangos_pages():
     assert application.threads >= 1
 
 
+def followed(game, timeout: float = 5) -> bool:
+    """Wait until a hub has marked the game followed (it does once a round page's stream of it
+    is held)."""
+    import time
+
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        game.refresh_from_db(fields=["followed_until"])
+        if game.followed_until is not None:
+            return True
+        time.sleep(0.01)
+    return False
+
+
 @pytest.mark.django_db(transaction=True)  # the hub reads on a thread of its own
-def test_a_change_drawn_a_moment_late_is_carried_and_one_never_drawn_is_told(member, make_game):
-    """SQLite: a worker that reads the new version before its change is drawn waits a moment,
-    then carries it; a change nobody draws (made outside a view) is told as a version."""
+def test_a_change_is_carried_where_drawn_with_its_version_and_told_where_not(member, make_game):
+    """A save made while a round page follows the game commits its drawn change with its
+    version: the hub carries it at once, with no wait. One made while none followed is told as
+    the version (the phone asks)."""
     import asyncio
     from concurrent.futures import ThreadPoolExecutor
+    from types import SimpleNamespace
 
     from games.access.quick import Viewer
-    from games.live.changes import _publish_safely
+    from games.live.changes import drawing_save
     from games.live.hub import Hub, Stream
     from games.live.streams import Opened
 
@@ -276,32 +293,96 @@ def test_a_change_drawn_a_moment_late_is_carried_and_one_never_drawn_is_told(mem
         viewer=Viewer(member.pk, game.group_id, ""),
     )
     stream = Stream(opened, opened.token)
-    hub.topics[topic] = {stream}
 
-    async def told_after(version: int, draw: bool) -> None:
+    async def joined():
+        hub.join(stream)  # marks the game followed, on the hub's thread
+        for _ in range(500):
+            if await hub.run(lambda: Game.objects.get(pk=game.pk).followed_until):
+                return
+            await asyncio.sleep(0.01)
+
+    async def told(version: int) -> None:
         stream.told = False
         await hub.tell(topic, str(version))
-        assert not stream.told  # held while its change may still be drawn
-        if draw:
-            await hub.run(_publish_safely, game.pk, 1, version, "")
-        for _ in range(500):  # told once the moment has passed
-            if stream.told:
-                break
-            await asyncio.sleep(0.01)
-        assert stream.told and stream.token == str(version)
+        assert stream.told and stream.token == str(version)  # at once: nothing to wait for
 
     def run(coroutine):  # on a loop of its own (Playwright's may be running on this thread)
         with ThreadPoolExecutor(1) as apart:
             apart.submit(asyncio.run, coroutine).result()
 
+    phone = SimpleNamespace(time_zone="")
     try:
-        save(game, "Cid")
-        run(told_after(game.version + 1, draw=True))
+        run(joined())
+        game.rounds.get(number=1).save_hand(
+            game.seats.get(player__name="Cid"), SAVED, member, within=drawing_save(phone)
+        )
+        run(told(game.version + 1))
         assert stream.carry.startswith(f"id: {game.version + 1}\nevent: change\n".encode())
         assert b"the-phones-token" in stream.carry and CSRF_MARK.encode() not in stream.carry
 
-        save(game, "Bob", Entry(CARDS, "9S 9D 8C"))
-        run(told_after(game.version + 2, draw=False))
+        # Two saves within one look: both changes carried, one after the other, not an ask.
+        for name, cards in (("Bob", "9S 9D 8C"), ("Ann", "7S 7D 7C")):
+            game.rounds.get(number=1).save_hand(
+                game.seats.get(player__name=name),
+                Entry(CARDS, cards),
+                member,
+                within=drawing_save(phone),
+            )
+        run(told(game.version + 3))
+        assert stream.carry.count(b"event: change\n") == 2
+        first, second = (f"data: {game.version + n} " for n in (1, 2))
+        assert stream.carry.index(first.encode()) < stream.carry.index(second.encode())
+
+        Game.objects.filter(pk=game.pk).update(followed_until=None)  # none follows
+        game.rounds.get(number=1).save_hand(
+            game.seats.get(player__name="Bob"),
+            Entry(CARDS, "9S 9D 9C", version=1),
+            member,
+            within=drawing_save(phone),
+        )
+        run(told(game.version + 4))
         assert stream.carry is None  # the version only: the phone asks
     finally:
         hub.close()
+
+
+@pytest.mark.django_db(transaction=True)  # the hub reads on a thread of its own
+def test_an_idle_sqlite_hub_reads_nothing_until_the_database_is_written(member, make_game):
+    """The watch looks at the database's files on the loop; the versions are read (a thread
+    woken, a query) only when they moved, or every LOOK_ANYWAY."""
+    import asyncio
+    from concurrent.futures import ThreadPoolExecutor
+    from unittest import mock
+
+    from games.live import hub as hubs
+
+    game = make_game(member, names=("Ann", "Bob", "Cid"))
+    hub = hubs.Hub()
+    reads = []
+    states = hubs._states
+
+    def counted(*args):
+        reads.append(args)
+        return states(*args)
+
+    async def watched():
+        hub.topics[("game", game.pk)] = {object()}
+        watching = asyncio.ensure_future(hub.watch())
+        await asyncio.sleep(1.5)  # 7 intervals, nothing written: one read, the first
+        idle = len(reads)
+        await hub.run(save, game, "Cid")
+        await asyncio.sleep(0.5)
+        written = len(reads) - idle
+        watching.cancel()
+        return idle, written
+
+    try:
+        with (
+            mock.patch.object(hubs, "_states", counted),
+            mock.patch.object(hub, "tell"),
+            ThreadPoolExecutor(1) as apart,
+        ):
+            idle, written = apart.submit(asyncio.run, watched()).result()
+    finally:
+        hub.close()
+    assert idle == 1 and written == 1

@@ -67,6 +67,9 @@ def test_more_threads_than_connections_answer_busy_never_500_and_lose_no_save():
                     acknowledged[seat].append(cards)
 
         server = Server(database, secret_key, workers=4)
+        # One of the three connections held by another client, so that the workers' own
+        # (one each: a save's live change is drawn in its own transaction) run out.
+        other_client = psycopg.connect(url)
         try:
             threads = [threading.Thread(target=phone, args=(*p, server.port)) for p in phones]
             for thread in threads:
@@ -76,6 +79,7 @@ def test_more_threads_than_connections_answer_busy_never_500_and_lose_no_save():
             assert not any(thread.is_alive() for thread in threads)
         finally:
             server.stop()
+            other_client.close()
 
         with psycopg.connect(url) as database:
             stored = dict(database.execute("SELECT seat_id, cards FROM games_hand").fetchall())

@@ -326,3 +326,41 @@ def test_the_page_is_told_which_stored_hand_an_entry_would_be(signed_in, member,
     # Sent again as it is (its answer lost on the way), it is no new change.
     again = save(signed_in, game, 1, seat, "2C KS QD", htmx=True)
     assert again.status_code == 200 and HandChange.objects.filter(seat=seat).count() == 1
+
+
+def test_the_round_page_shows_its_latest_changes_and_costs_the_same_however_long_its_history(
+    signed_in, member, make_game, django_assert_num_queries
+):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from games.lookups import SHOWN_CHANGES
+
+    game = make_game(member, names=("Ann", "Bob"))
+    _, bob = seats(game)
+    url = f"/games/{game.pk}/rounds/1/"
+
+    def saved_again(times):
+        for _ in range(times):
+            hand = Hand.objects.filter(seat=bob).first()
+            points = "KS QD 2C" if hand is None or "2C" not in hand.cards else "KS QD 3C"
+            save(signed_in, game, 1, bob, points, version=hand.version if hand else 0, htmx=True)
+
+    def page_and_queries():
+        with CaptureQueriesContext(connection) as read:
+            page = signed_in.get(url).content.decode()
+        return page, len(read.captured_queries)
+
+    saved_again(SHOWN_CHANGES + 2)
+    page, queries = page_and_queries()
+    listed = page.split('id="round-changes-list"')[1].split("</ul>")[0]
+    assert listed.count("saved <strong>Bob</strong>") == SHOWN_CHANGES
+    assert f'href="?changes=all#round-changes">All {SHOWN_CHANGES + 2} changes' in listed
+    assert f'data-live-key="{SHOWN_CHANGES + 2}">{SHOWN_CHANGES + 2}<' in page  # Changes (12)
+    saved_again(30)
+    longer, more_queries = page_and_queries()
+    assert more_queries == queries and abs(len(longer) - len(page)) < 40  # the same, renumbered
+    everything = signed_in.get(url + "?changes=all").content.decode()
+    listed = everything.split('id="round-changes-list"')[1].split("</ul>")[0]
+    assert listed.count("saved <strong>Bob</strong>") == SHOWN_CHANGES + 32
+    assert 'id="round-changes" open' in everything and "All " not in listed

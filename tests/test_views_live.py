@@ -355,3 +355,37 @@ def test_the_rounds_changes_are_counted_in_what_is_sent(signed_in, member, bob, 
     body = sent.content.decode()
     assert '<div id="round-history" data-live data-live-key="some">' in body
     assert 'id="round-changes-count" data-live data-live-key="2">2</span>' in body
+
+
+def test_a_phone_one_version_behind_is_answered_the_change_as_drawn(signed_in, member, make_game):
+    """The ask after word of a version (a phone whose stream could not carry the change) is
+    answered with the change drawn where it was made, in one query, as the round drawn again
+    would answer it."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from games.live.changes import mark_followed
+    from games.models import LiveChange
+    from tests.helpers import save, seats
+
+    game = make_game(member)
+    ann, _, _ = seats(game)
+    mark_followed([game.pk])
+    save(signed_in, game, 1, ann, outcome=POINTS, points="7", htmx=True)
+    game.refresh_from_db()
+    url = f"/games/{game.pk}/rounds/1/live/"
+    behind = {"HTTP_IF_NONE_MATCH": f'"{game.version - 1}.x"'}
+
+    with CaptureQueriesContext(connection) as kept_reads:
+        kept = signed_in.get(url, **behind)
+    LiveChange.objects.all().delete()  # not drawn: the round is read and drawn here
+    with CaptureQueriesContext(connection) as drawn_reads:
+        drawn_here = signed_in.get(url, **behind)
+    assert kept.status_code == drawn_here.status_code == 200
+    assert kept["ETag"] == drawn_here["ETag"]
+    assert without_tokens(kept.content.decode()) == without_tokens(drawn_here.content.decode())
+    assert (
+        "Ann" in kept.content.decode()
+        and "live-csrf-token-of-the-phone" not in kept.content.decode()
+    )
+    assert len(kept_reads) < len(drawn_reads)

@@ -32,11 +32,6 @@ def _notify(payload: str) -> None:
 def parse(payload: str) -> tuple[str, list[int]] | None:
     """A notification's kind and numbers, or None for one this code did not send."""
     what, *numbers = payload.split()
-    if what not in ("game", "night", "members", "parts") or not all(n.isdigit() for n in numbers):
+    if what not in ("game", "night", "members") or not all(n.isdigit() for n in numbers):
         return None
     return what, [int(n) for n in numbers]
-
-
-def change_drawn(game_id: int, version: int) -> None:
-    """The change to a game's `version` is drawn (games.live.changes): streams may carry it."""
-    _notify(f"parts {game_id} {version}")

@@ -1,5 +1,5 @@
 """The site's ASGI application: the pages through Django's WSGI handler on a fixed pool of
-threads (a2wsgi), and the streams on the event loop.
+threads (`bridge`: one hand-off each way a request), and the streams on the event loop.
 
 Why not Django's own ASGI handler: it runs each request's view on a thread made for that
 request, so a database connection can't outlive the request (Django's advice under ASGI is
@@ -13,9 +13,9 @@ import os
 import signal
 import threading
 
-from a2wsgi import WSGIMiddleware
 from django.db import connections
 
+from .bridge import Pages
 from .hub import Hub
 from .streams import HOLDER, Holder
 
@@ -25,7 +25,7 @@ THREADS = int(os.environ.get("WEB_THREADS", "1"))
 class LiveApplication:
     def __init__(self, wsgi_app, threads: int = THREADS):
         self.threads = threads
-        self.pages = WSGIMiddleware(wsgi_app, workers=threads)
+        self.pages = Pages(wsgi_app, threads)
         self.hub = Hub()
 
     async def __call__(self, scope, receive, send):
@@ -35,18 +35,31 @@ class LiveApplication:
             await self.http(scope, receive, send)
 
     async def http(self, scope, receive, send):
-        holder = Holder(after_answer=True)
+        holder = Holder()
         token = HOLDER.set(holder)
-        upgrade = _Upgrade(holder, send)
         try:
-            await self.pages(scope, receive, upgrade.send)
+            answer = await self.pages.answer(scope, receive)
         finally:
             HOLDER.reset(token)
-            # Sent: what the view left to do after its answer (the phone that saved is answered
-            # before its change is drawn, not while, on the same interpreter).
-            for work, args in holder.after:
-                self.hub.later(work, *args)
-        if upgrade.streaming:
+        if answer is None:  # the phone went before its request was read
+            return
+        streaming = (
+            holder.opened is not None
+            and answer.status == 200
+            and answer.header(b"content-type").startswith(b"text/event-stream")
+            and not answer.header(b"content-encoding")
+        )
+        headers = answer.headers
+        if streaming:  # kept open (no length, no end) for the hub to go on
+            headers = [(k, v) for k, v in headers if k != b"content-length"]
+        await send({"type": "http.response.start", "status": answer.status, "headers": headers})
+        more = streaming or answer.rest is not None
+        await send({"type": "http.response.body", "body": answer.body, "more_body": more})
+        if answer.rest is not None:
+            async for part in self.pages.rest_of(answer):
+                await send({"type": "http.response.body", "body": part, "more_body": True})
+            await send({"type": "http.response.body", "body": b"", "more_body": False})
+        if streaming:
             await self.hub.serve(holder.opened, receive, send)
 
     async def lifespan(self, receive, send):
@@ -92,28 +105,3 @@ class LiveApplication:
 
             with contextlib.suppress(ValueError):  # not the main thread (a test's server)
                 signal.signal(number, stopping)
-
-
-class _Upgrade:
-    """Passes a page's answer on; when the view opened a stream, keeps the response open (no
-    length, no end) for the hub to go on."""
-
-    def __init__(self, holder: Holder, send):
-        self.holder, self.forward, self.streaming = holder, send, False
-
-    async def send(self, message):
-        if message["type"] == "http.response.start":
-            headers = dict(message.get("headers", []))
-            opened = self.holder.opened
-            self.streaming = (
-                opened is not None
-                and message["status"] == 200
-                and headers.get(b"content-type", b"").startswith(b"text/event-stream")
-                and b"content-encoding" not in headers
-            )
-            if self.streaming:
-                kept = [(k, v) for k, v in message["headers"] if k != b"content-length"]
-                message = {**message, "headers": kept}
-        elif message["type"] == "http.response.body" and self.streaming:
-            message = {**message, "more_body": True}
-        await self.forward(message)

@@ -1,10 +1,14 @@
 """A round's change, drawn once and carried by the streams.
 
-Where a save or an undo is made, the parts of the round page it changed (the round's summary and
-the lines of the hands saved since the version before) are drawn once for each kind of viewer
-and kept (`LiveChange`, the last few of each game). Every worker's hub, told of the new version,
-reads them in one query and sends them on each stream showing that round at the version before
-(`event: change`): the phone swaps them in without asking. A phone at another version, on
+Where a save or an undo is made, inside its transaction, the parts of the round page it changed
+(the round's summary and the lines of the hands saved since the version before) are drawn once
+for each kind of viewer and kept (`LiveChange`, the last minute of each game), so that they
+commit with the version they show: one transaction, and no worker sees the version without them.
+Only while a round page's stream follows the game, on any worker of any server: each hub marks
+the games its round pages' streams follow (`Game.followed_until`, read with the round's lock).
+Every worker's hub, told of the new version, reads them in one query and sends them on each
+stream showing that round at the version before (`event: change`): the phone swaps them in
+without asking. A phone at another version, on
 another page, or of a kind of viewer not drawn for, is told the version and asks, as before.
 
 What a change looks like depends on who looks, and on nothing else of the phone: a guest sees a
@@ -18,7 +22,7 @@ import time
 import zoneinfo
 from dataclasses import dataclass
 from datetime import timedelta
-from functools import cache
+from functools import cache, partial
 
 from django.contrib.auth.models import AnonymousUser
 from django.db import DatabaseError, connection
@@ -27,10 +31,9 @@ from django.utils import timezone
 
 from .. import plain
 from ..access import TableAccess, TableRequest
-from ..lookups import RoundState, round_changes, round_state_at, round_state_saved
+from ..lookups import RoundState, round_changes, round_state, round_state_saved
 from ..models import Game, GuestPass, Hand, LiveChange
-from . import announce
-from .streams import GUEST, HOLDER, MEMBER, key
+from .streams import GUEST, MEMBER, key
 
 KEEP = timedelta(minutes=1)  # how long a drawn change is kept
 PRUNE_EVERY = 16  # versions of a game between two prunings of the kept changes
@@ -57,45 +60,66 @@ class _Looker:
     user: AnonymousUser
 
 
-def publish_round(
-    request: TableRequest, game_id: int, number: int, version: int, saved: Hand | None = None
-) -> None:
-    """Draw and keep what the change to `version` (a save or an undo in round `number`) shows on
-    the round's page, for the streams of every worker to carry. Only where streams are held
-    (the ASGI application), on its hub's thread: the phone that saved is answered meanwhile.
-    A save gives its hand (`saved`, as `Round.save_hand` returns it): the round is then drawn
-    from what that save holds instead of read again. Nothing if a later change came meanwhile
-    (that one is drawn)."""
-    holder = HOLDER.get()
-    if holder is not None:
-        zone = getattr(request, "time_zone", "")
-        holder.later(_publish_safely, game_id, number, version, zone, saved)
+FOLLOWED_FOR = timedelta(seconds=60)  # a hub's mark that it follows a game lasts this long
 
 
-def _publish_safely(
-    game_id: int, number: int, version: int, zone: str, saved: Hand | None = None
-) -> None:
+def drawing_save(request: TableRequest):
+    """What a save does inside its transaction (`Round.save_hand(within=...)`): draw its
+    change and keep it with the save, where a round page's stream follows the game."""
+    zone = getattr(request, "time_zone", "")
+
+    def within(saved: Hand) -> None:
+        version = saved.round.game.version
+        _draw_and_keep(saved.round, version, zone, lambda: round_state_saved(saved, version))
+
+    return within
+
+
+def drawing_undo(request: TableRequest):
+    """What an undo does inside its transaction (`Round.undo_last(within=...)`): the same."""
+    zone = getattr(request, "time_zone", "")
+
+    def within(round_) -> None:
+        read = partial(round_state, round_.game_id, round_.number)
+        _draw_and_keep(round_, round_.game.version, zone, read)
+
+    return within
+
+
+def followed(game: Game) -> bool:
+    """A round page's stream follows the game on some worker of some server (as its hub marked
+    it, `mark_followed`)."""
+    return game.followed_until is not None and game.followed_until > timezone.now()
+
+
+def mark_followed(game_ids: list[int]) -> None:
+    """Round pages' streams of these games are held here: their saves draw their changes for
+    FOLLOWED_FOR from now (a hub marks them again before that while they stay)."""
+    Game.objects.filter(pk__in=game_ids).update(followed_until=timezone.now() + FOLLOWED_FOR)
+
+
+def _draw_and_keep(round_, version: int, zone: str, read) -> None:
+    """Inside the transaction of the change to `version`: draw what it shows on the round's
+    page and keep it, so that it commits (and is seen by every worker) with the version itself;
+    nothing where no stream follows the game. A drawing that fails leaves the change to stand
+    (the phones ask for it); the database failing fails the change, as it would anyway."""
+    if not followed(round_.game):
+        return
     try:
         with timezone.override(zoneinfo.ZoneInfo(zone) if zone else None):
-            _publish(game_id, number, version, zone, saved)
-    except DatabaseError:  # the save stands; the phones ask for what changed, as without this
-        log.warning("live: drawing the change to %s v%s failed", game_id, version, exc_info=True)
-    except Exception:  # on a thread of its own: said here, or by no one
-        log.exception("live: drawing the change to %s v%s failed", game_id, version)
-
-
-def _publish(game_id: int, number: int, version: int, zone: str, saved=None) -> None:
-    state = round_state_saved(saved, version) if saved is not None else None
-    if state is None:
-        state = round_state_at(game_id, number, version)
-    if state.round.game.version != version:
+            state = read()
+            if state is None:
+                return
+            parts = draw(state, version, zone)
+    except DatabaseError:
+        raise
+    except Exception:
+        log.exception("live: drawing the change to %s v%s failed", round_.game_id, version)
         return
-    parts = draw(state, version, zone)
-    _keep(game_id, version, number, parts)
+    _keep(round_.game_id, version, round_.number, parts)
     if version % PRUNE_EVERY == 0:
         # Changes older than KEEP: no stream carries them (a phone that far behind asks).
         LiveChange.objects.filter(made_at__lt=timezone.now() - KEEP).delete()
-    announce.change_drawn(game_id, version)
 
 
 def _keep(game_id: int, version: int, number: int, parts: dict) -> None:
@@ -193,4 +217,24 @@ def _drawn_sql(vendor: str) -> str:
     return (
         f"SELECT {plain.col(c, 'round_number')}, {plain.col(c, 'parts')} FROM {plain.table(c)} "
         f"WHERE {plain.col(c, 'game')} = %s AND {plain.col(c, 'version')} = %s"
+    )
+
+
+def drawn_between(game_id: int, first: int, last: int) -> dict[int, tuple[int, dict]]:
+    """The changes to versions `first` to `last` as drawn, by version: their rounds and parts
+    (those not drawn are missing). One plain statement (the hub's, for every change)."""
+    found = plain.fetch_all(_between_sql(connection.vendor), [game_id, first, last])
+    return {
+        version: (number, plain.value(LiveChange, "parts", parts))
+        for version, number, parts in found
+    }
+
+
+@cache
+def _between_sql(vendor: str) -> str:
+    c = LiveChange
+    return (
+        f"SELECT {plain.col(c, 'version')}, {plain.col(c, 'round_number')}, "
+        f"{plain.col(c, 'parts')} FROM {plain.table(c)} WHERE {plain.col(c, 'game')} = %s "
+        f"AND {plain.col(c, 'version')} BETWEEN %s AND %s"
     )

@@ -4,8 +4,8 @@ ASGI server's event loop; the little database work it does (the watch, the acces
 on one thread of its own, with one connection."""
 
 import asyncio
-import contextlib
 import logging
+import os
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 
@@ -16,14 +16,15 @@ from ..access.streams import StreamGrant, still_allowed
 from ..etags import live_etag
 from ..models import Game
 from . import announce
-from .changes import CSRF_MARK, drawn
+from .changes import CSRF_MARK, FOLLOWED_FOR, drawn_between, mark_followed
 from .streams import GUEST, Opened, event, key
 
 log = logging.getLogger(__name__)
 
 HEARTBEAT = 15  # seconds between pings on a quiet stream (proxies drop silent connections)
-WATCH_EVERY = 0.2  # seconds between two reads of the versions (SQLite)
-DRAWN_WITHIN = 0.3  # seconds a change is awaited from where it is made before only its word
+WATCH_EVERY = 0.2  # seconds between two looks at the database file (SQLite)
+CARRY_UP_TO = 4  # versions a stream may be behind and still be carried the changes
+LOOK_ANYWAY = 2.0  # seconds: the versions read at least this often (file times may be coarse)
 LISTEN_RETRY = (0.25, 2)  # first and longest wait before listening again after a lost connection
 
 Topic = tuple[str, int]  # ("game", id) or ("night", id)
@@ -52,13 +53,15 @@ class Stream:
         return self.opened.grant
 
     def may_carry(self, token: str | None) -> bool:
-        """A change to state `token` can be carried to this stream: it shows a round, and the
-        version just before."""
+        """The changes up to state `token` can be carried to this stream: it shows a round, and
+        a version at most CARRY_UP_TO before (two saves within one watch interval, or heard
+        late, are carried one after the other instead of each phone asking)."""
         return (
             self.opened.round_number is not None
             and token is not None
             and token.isdigit()
-            and self.token == str(int(token) - 1)
+            and self.token.isdigit()
+            and 0 < int(token) - int(self.token) <= CARRY_UP_TO
         )
 
     def ahead_of(self, token: str) -> bool:
@@ -66,22 +69,26 @@ class Stream:
         earlier change): it is not told that one. Nights' states are not compared."""
         return self.token.isdigit() and token.isdigit() and int(self.token) > int(token)
 
-    def carried(self, pk: int, token: str, drawn) -> bytes | None:
-        """The event that carries the drawn change (`drawn`: its round and parts) to this
-        stream's phone, or None when it does not fit (another round, a viewer not drawn for)."""
+    def carried(self, pk: int, token: str, drawn: dict) -> bytes | None:
+        """The events that carry the drawn changes from this stream's version to `token`
+        (`drawn`: by version, its round and parts), one a version, or None when one does not
+        fit (not drawn, another round, a viewer not drawn for): the phone is told and asks."""
         opened = self.opened
-        if drawn is None or drawn[0] != opened.round_number:
-            return None
-        parts = drawn[1]
-        part = parts.get(key(opened.looks, opened.zone))
-        if part is None and opened.looks.startswith(GUEST):
-            part = parts.get(key(GUEST, opened.zone))
-        if part is None:
-            return None
-        version = int(token)
-        etag = live_etag(opened.viewer, version, "round", pk, opened.round_number)
-        lines = f"{version - 1} {etag}\n{part.replace(CSRF_MARK, opened.csrf)}"
-        return event("change", lines, token)
+        events = []
+        for version in range(int(self.token) + 1, int(token) + 1):
+            change = drawn.get(version)
+            if change is None or change[0] != opened.round_number:
+                return None
+            parts = change[1]
+            part = parts.get(key(opened.looks, opened.zone))
+            if part is None and opened.looks.startswith(GUEST):
+                part = parts.get(key(GUEST, opened.zone))
+            if part is None:
+                return None
+            etag = live_etag(opened.viewer, version, "round", pk, opened.round_number)
+            lines = f"{version - 1} {etag}\n{part.replace(CSRF_MARK, opened.csrf)}"
+            events.append(event("change", lines, str(version)))
+        return b"".join(events)
 
 
 class Hub:
@@ -90,8 +97,8 @@ class Hub:
         self.db = ThreadPoolExecutor(max_workers=1, thread_name_prefix="live-hub")
         self.task: asyncio.Task | None = None
         self.postgres = connection.vendor == "postgresql"
-        self.waiting: set[tuple[Topic, str]] = set()  # states whose drawn change is awaited
-        self.drawn: dict[tuple[Topic, str], asyncio.Event] = {}  # set once it is drawn
+        self.marked: dict[int, float] = {}  # games marked followed here (loop time of the mark)
+        self.marking: asyncio.Task | None = None
 
     # ------------------------------------------------------------ streams
 
@@ -130,6 +137,8 @@ class Hub:
         if self.task is None or self.task.done():
             follow = self.listen if connection.vendor == "postgresql" else self.watch
             self.task = asyncio.ensure_future(follow())
+        if stream.opened.round_number is not None:
+            self.follow_round(stream.opened.pk)
         if connection.vendor == "postgresql":
             # A change notified between the view's read and now was told to no one: look once.
             asyncio.ensure_future(self.look([stream.topic]))
@@ -143,6 +152,45 @@ class Hub:
         if not self.topics and self.task is not None:
             self.task.cancel()  # nothing to follow: no query, no LISTEN connection held
             self.task = None
+        if not self.topics and self.marking is not None:
+            self.marking.cancel()
+            self.marking = None
+            self.marked.clear()
+
+    def follow_round(self, game_id: int) -> None:
+        """A round page's stream of the game is held here: mark it followed (its saves draw
+        their changes, on whatever worker they are made), unless marked a moment ago, and go on
+        marking every game followed here while streams stay."""
+        if game_id not in self.marked:
+            self.marked[game_id] = asyncio.get_running_loop().time()
+            asyncio.ensure_future(self.mark([game_id]))
+        if self.marking is None or self.marking.done():
+            self.marking = asyncio.ensure_future(self.keep_marking())
+
+    async def keep_marking(self) -> None:
+        """Mark again, a third of FOLLOWED_FOR apart, the games whose round pages' streams are
+        held here, in one statement; forget the others."""
+        every = FOLLOWED_FOR.total_seconds() / 3
+        while self.topics:
+            await asyncio.sleep(every)
+            games = {
+                stream.opened.pk
+                for streams in self.topics.values()
+                for stream in streams
+                if stream.opened.round_number is not None
+            }
+            now = asyncio.get_running_loop().time()
+            self.marked = dict.fromkeys(games, now)
+            if games:
+                await self.mark(sorted(games))
+
+    async def mark(self, game_ids: list[int]) -> None:
+        try:
+            await self.run(mark_followed, game_ids)
+        except DatabaseError:  # out of reach: the next mark (or the phones' asks) will do
+            log.warning("live: marking %s followed failed", game_ids, exc_info=True)
+            for game_id in game_ids:
+                self.marked.pop(game_id, None)
 
     def close(self) -> None:
         """The server has stopped: its database connection is closed."""
@@ -156,43 +204,36 @@ class Hub:
                 stream.closing = True
                 stream.wake.set()
 
-    async def tell(self, topic: Topic, token: str | None, waited: bool = False) -> None:
+    async def tell(self, topic: Topic, token: str | None) -> None:
         """`topic` is now in state `token`: every stream of it not told that yet is told, if
         its phone may still follow it, and ended if not. With no token (the state unknown, or
         who may follow it changed) no one is told anything, and those who may not are ended.
 
         A round page's stream one version behind is sent the change itself, drawn where it was
-        made (games.live.changes); until it is drawn (it is, a few ms after the commit; at most
-        DRAWN_WITHIN) those streams wait, then are told the version if it is not."""
+        made and committed with the version (games.live.changes), read in the same trip as the
+        access check; a change not drawn (no stream followed the game then) is told as the
+        version, and the phone asks."""
         streams = [s for s in self.topics.get(topic, ()) if not (s.ended or s.closing)]
         if token is not None:
             streams = [s for s in streams if s.token != token and not s.ahead_of(token)]
         if not streams:
             return
         carriers = {stream for stream in streams if stream.may_carry(token)}
-        fetch = bool(carriers) and (waited or not self.postgres)
-        hold = bool(carriers) and not fetch
-        if hold:  # PostgreSQL: the drawing's notification is awaited
-            self.wait_for_drawing(topic, token)
-            streams = [stream for stream in streams if stream not in carriers]
-            if not streams:
-                return
         grants = {stream.grant for stream in streams}
-        version = int(token) if fetch else None
+        versions = None
+        if carriers:
+            versions = (min(int(stream.token) for stream in carriers) + 1, int(token))
         try:
-            allowed, drawn = await self.run(_allowed_and_drawn, topic[0], topic[1], grants, version)
+            allowed, drawn = await self.run(
+                _allowed_and_drawn, topic[0], topic[1], grants, versions
+            )
         except DatabaseError:  # the database out of reach: nothing told; the next change tells
             log.warning("live: checking who may follow %s failed", topic, exc_info=True)
             return
-        if fetch and drawn is None and not waited:  # not drawn yet (SQLite): a moment more
-            self.wait_for_drawing(topic, token)
-            hold = True
         for stream in streams:
             if stream.grant not in allowed:
                 stream.ended = True
             elif token is not None:
-                if hold and stream in carriers:
-                    continue
                 if stream.token == token or stream.ahead_of(token):  # told meanwhile
                     continue
                 # A change not sent yet is dropped: the phone is told this state instead.
@@ -202,33 +243,6 @@ class Hub:
                 continue
             stream.wake.set()
 
-    def wait_for_drawing(self, topic: Topic, token: str) -> None:
-        """Tell `topic`'s streams of state `token` again once its change is drawn (PostgreSQL:
-        its notification; SQLite: a moment), or DRAWN_WITHIN has passed."""
-        if (topic, token) in self.waiting:
-            return
-        self.waiting.add((topic, token))
-        drawn = self.drawn.setdefault((topic, token), asyncio.Event())
-
-        async def again():
-            try:
-                if self.postgres:
-                    with contextlib.suppress(TimeoutError):
-                        await asyncio.wait_for(drawn.wait(), DRAWN_WITHIN)
-                else:
-                    await asyncio.sleep(WATCH_EVERY / 2)
-                await self.tell(topic, token, waited=True)
-            finally:
-                self.waiting.discard((topic, token))
-                self.drawn.pop((topic, token), None)
-
-        asyncio.ensure_future(again())
-
-    def later(self, work, *args) -> None:
-        """Run `work` on the hub's thread and connection, from any thread (a view's, once it is
-        done with the database: drawing a change it made)."""
-        self.db.submit(_in_thread, work, args)
-
     async def run(self, work, *args):
         return await asyncio.get_running_loop().run_in_executor(self.db, _in_thread, work, args)
 
@@ -236,10 +250,18 @@ class Hub:
 
     async def watch(self) -> None:
         """SQLite: read the versions of every game the streams show, and of every game of the
-        nights they show, one query an interval; tell the streams whose state moved."""
+        nights they show, in one query, when the database's files changed since the last read
+        (a stat of each on the loop, every WATCH_EVERY: no thread woken, no query while nothing
+        is written), and at least every LOOK_ANYWAY; tell the streams whose state moved."""
+        files = _database_files()
+        loop = asyncio.get_running_loop()
+        seen, looked = None, 0.0
         while self.topics:
             await asyncio.sleep(WATCH_EVERY)
-            await self.look()
+            stamps = _stamps(files)
+            if stamps is None or stamps != seen or loop.time() - looked >= LOOK_ANYWAY:
+                seen, looked = stamps, loop.time()  # taken before: a write meanwhile shows next
+                await self.look()
 
     async def listen(self) -> None:
         """PostgreSQL: LISTEN on the channel every save notifies. Each time it begins to listen
@@ -291,14 +313,34 @@ class Hub:
             await self.look([("night", night)])
         elif what == "night" and len(numbers) == 1:
             await self.look([("night", numbers[0])])
-        elif what == "parts" and len(numbers) == 2:
-            drawn = self.drawn.get((("game", numbers[0]), game_token(numbers[1])))
-            if drawn is not None:
-                drawn.set()
         elif what == "members" and len(numbers) == 1:
             for topic, streams in list(self.topics.items()):
                 if any(stream.opened.group_id == numbers[0] for stream in streams):
                     await self.tell(topic, None)
+
+
+def _database_files() -> list[str]:
+    """The SQLite database's file and its write-ahead log, whose times and sizes move with
+    every commit; none for a database in memory."""
+    name = str(connection.settings_dict["NAME"])
+    if not name or name == ":memory:" or name.startswith("file:") or "mode=memory" in name:
+        return []
+    return [name, f"{name}-wal"]
+
+
+def _stamps(files: list[str]) -> tuple | None:
+    """What the files' metadata says now (None: nothing to go by, read the versions)."""
+    if not files:
+        return None
+    stamps = []
+    for name in files:
+        try:
+            found = os.stat(name)
+        except OSError:
+            stamps.append(None)
+        else:
+            stamps.append((found.st_ino, found.st_size, found.st_mtime_ns))
+    return tuple(stamps)
 
 
 def game_token(version: int) -> str:
@@ -328,10 +370,11 @@ def _states(games: list[int], nights: list[int]) -> dict[Topic, str]:
     return states
 
 
-def _allowed_and_drawn(page: str, pk: int, grants, version: int | None):
-    """Who may still follow `page` `pk`, and (given a `version`) the change to it as drawn."""
+def _allowed_and_drawn(page: str, pk: int, grants, versions: tuple[int, int] | None):
+    """Who may still follow `page` `pk`, and (given `versions`, the first and last) the changes
+    to it as drawn, by version."""
     allowed = still_allowed(page, pk, grants)
-    return allowed, drawn(pk, version) if version is not None and allowed else None
+    return allowed, drawn_between(pk, *versions) if versions is not None and allowed else {}
 
 
 def _connection_params() -> dict:

@@ -35,20 +35,9 @@ class Opened:
 
 
 class Holder:
-    """Where a view served by the ASGI application leaves the stream it opened, and the work
-    to do once its answer is sent (`later`: drawing a change, games.live.changes), which the
-    application hands to its hub's thread; a holder made elsewhere (a test's) does it at once."""
+    """Where a view served by the ASGI application leaves the stream it opened."""
 
     opened: Opened | None = None
-
-    def __init__(self, after_answer: bool = False):
-        self.after: list | None = [] if after_answer else None
-
-    def later(self, work, *args) -> None:
-        if self.after is None:
-            work(*args)
-        else:
-            self.after.append((work, args))
 
 
 # Set by the ASGI application around each request it serves (the WSGI thread sees the same

@@ -118,6 +118,9 @@ class Game(models.Model):
     # Counts the game's changes (a hand saved, the game finished or reopened): phones following
     # the table live compare it with the one they showed, one cheap query per poll.
     version = models.PositiveIntegerField(default=1)
+    # Until when a round page's stream, on any worker of any server, follows the game (its hub
+    # marks it, games.live.hub): a save or an undo draws its live change only while one may.
+    followed_until = models.DateTimeField(null=True, blank=True)
 
     objects = GameQuerySet.as_manager()
 

@@ -172,6 +172,7 @@ class Round(models.Model):
         guest_pass_id: int | None = None,
         saver: Saver | None = None,
         ask: bool = False,
+        within=None,
     ):
         """Save one hand as one transaction under the round's lock, then recompute what
         follows from the round. Returns (hand, scored), the hand's round (`hand.round`) as the
@@ -181,7 +182,9 @@ class Round(models.Model):
         behind only the phone's own saves of the same `entry.save_key`). With `ask`, counted
         cards that could have won a round nobody has won yet raise Question, not saved.
         `seats` are the game's seats with their players, if the caller has them; `saver` says
-        who saves (or `user`, `by_name` and `guest_pass_id`, as `Saver.of` reads them)."""
+        who saves (or `user`, `by_name` and `guest_pass_id`, as `Saver.of` reads them).
+        `within(hand)` is called before the save commits, in its transaction (drawing its live
+        change, games.live.changes), once the save changed something."""
         saver = saver or Saver.of(user, by_name, guest_pass_id)
         with transaction.atomic():
             round_ = Round.locked(self.game_id, self.number)
@@ -228,10 +231,13 @@ class Round(models.Model):
                 hand, saver, old_summary, old_points, before, version, entry.save_key
             )
             round_.update_completion(table)
+            # What the round's page draws of this save can be drawn from what it holds (the
+            # round and its game, the table it decided on, the change it recorded):
+            # `round_state_saved`.
+            hand.saved_with = (table, change)
+            if within is not None:
+                within(hand)
         self.completed_at = round_.completed_at
-        # What the round's page draws of this save can be drawn from what it holds (the round
-        # and its game, the table it decided on, the change it recorded): `round_state_saved`.
-        hand.saved_with = (table, change)
         return hand, scored
 
     def last_save(self) -> HandChange | None:
@@ -251,13 +257,15 @@ class Round(models.Model):
         by_name: str | None = None,
         guest_pass_id: int | None = None,
         saver: Saver | None = None,
+        within=None,
     ):
         """Take back the round's last save under the round's lock: the hand goes back to what
         it was before (a first save removes the hand), the undo is recorded in the history,
         and what follows from the round is recomputed. `expected` is the save the phone
         offered to undo; another one since is refused. Who undoes may undo only what
         `Saver.may_undo` lets them (`saver`, or `user`, `by_name` and `guest_pass_id`). Returns
-        the undo's HandChange."""
+        the undo's HandChange. `within(round)` is called before it commits, in its transaction
+        (drawing its live change)."""
         saver = saver or Saver.of(user, by_name, guest_pass_id)
         with transaction.atomic():
             round_ = Round.locked(self.game_id, self.number)
@@ -304,6 +312,8 @@ class Round(models.Model):
             )
             round_.forget_unplayed_next()
             round_.update_completion(table)
+            if within is not None:
+                within(round_)
         self.completed_at = round_.completed_at
         return undo
 

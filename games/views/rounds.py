@@ -16,7 +16,7 @@ from games.engine.cards import format_cards
 from ..access import TableRequest, game_access, saver
 from ..etags import round_etag
 from ..forms import HandForm
-from ..live.changes import publish_round
+from ..live.changes import drawing_save, drawing_undo
 from ..lookups import (
     round_changes_list,
     round_context,
@@ -46,7 +46,9 @@ def round_page(request: TableRequest, game_id, number):
     if request.htmx:  # the changes, opened
         context = {"changes": round_changes_list(round_), "round": round_}
         return render(request, "games/round.html#round-changes", context)
-    context = round_context(round_) | {"live_etag": round_etag(request, round_.game, number)}
+    every_change = request.GET.get("changes") == "all"
+    context = round_context(round_, all_changes=every_change)
+    context["live_etag"] = round_etag(request, round_.game, number)
     # "I'm entering for": a phone picks the one seat whose hand it enters; that panel opens.
     # A guest's phone says so first, and one named for a player ("Bob's phone") starts on
     # that player's hand.
@@ -92,7 +94,12 @@ def hand_entry(request: TableRequest, game_id, number, seat_id):
         return _answer_hand(request, round_, panel, status=422 if form.saving else 200)
     try:
         saved, _ = Round(game=game, number=number).save_hand(
-            seat, entry, seats=seats, saver=saver(request), ask=not form.answered
+            seat,
+            entry,
+            seats=seats,
+            saver=saver(request),
+            ask=not form.answered,
+            within=drawing_save(request),
         )
     except Conflict as conflict:
         round_ = _round_of(game, number)
@@ -108,8 +115,6 @@ def hand_entry(request: TableRequest, game_id, number, seat_id):
         round_ = _round_of(game, number)
         panel = _entering(round_, seat, entry, question=str(question))
         return _answer_hand(request, round_, panel)
-    if saved.round.game.version != game.version:  # not a save that changed nothing (a resend)
-        publish_round(request, game.pk, number, saved.round.game.version, saved=saved)
     if not request.htmx:
         messages.success(request, f"{seat.player.name}'s hand saved.")
         return redirect(saved.round)
@@ -209,11 +214,12 @@ def undo_save(request: TableRequest, game_id, number):
     round_ = round_for(request, game_id, number)
     expected = whole_number(request.POST.get("change"))
     try:
-        undo = round_.undo_last(expected=expected, saver=saver(request))
+        undo = round_.undo_last(
+            expected=expected, saver=saver(request), within=drawing_undo(request)
+        )
     except Refused as refusal:
         messages.error(request, f"Nothing was undone: {refusal}.")
         return redirect(round_)
-    publish_round(request, round_.game_id, round_.number, undo.game_version)
     if request.htmx:
         return _undone(request, round_, undo)
     name = undo.seat.player.name

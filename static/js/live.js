@@ -10,8 +10,13 @@
 // as no event comes: it falls back by itself, and goes back to the stream when events come
 // again. A stream that drops (sleep, a network change, a stopped worker) is opened again by
 // the browser; its first event is the table's state, so the page catches up by asking once.
-// Asking pauses while the tab is hidden or the phone offline, asks at once when it is back,
-// and waits longer after each failed ask.
+// Asking pauses while the tab is hidden or the phone offline, asks at once when it is back.
+// When the server is behind (an ask that fails, times out or answers slowly, a 503 with its
+// Retry-After) the page backs off: the next ask, polled or at the stream's word, waits longer
+// each time, up to 30 s, instead of adding asks to the queue; a quick answer brings the wait
+// back down. A phone whose asks have had no answer for 10 s says so in its status line
+// ([data-live-status], role=status): plainly while the server is only slow, as a problem once
+// the asks fail; it clears at the next answer.
 //
 // How the live answer and the rest of the page (static/js/entry.js, htmx) share it:
 // - Only elements marked [data-live] with an id are swapped, each replaced by the answer's
@@ -35,6 +40,10 @@
   const QUIET = 40000; // a stream pings every 15 s: silent this long, it is lost
   const LONGEST_WAIT = 30000;
   const SPREAD = 150; // ms over which the phones told of one change ask about it
+  const SLOW = 1000; // an answer slower than this says the server is behind
+  const ASK_WITHIN = 20000; // an ask with no answer by then is given up (and counts as failed)
+  const MISSED = 10000; // asks with no answer this long: the page says so
+  const statusLine = document.querySelector("[data-live-status]");
   const url = hook.dataset.liveUrl;
   let etag = hook.dataset.liveEtag || "";
   let timer = null;
@@ -48,6 +57,9 @@
   let ownUnderWay = 0;
   let ownAtEtag = 0; // ownRequests when the shown state (etag) was set
   let ownVersion = 0; // the latest game version this phone's own saves made
+  let behind = 0; // ms each ask waits first while the server is behind
+  let missing = null; // the timer that says no answer came, from the first unanswered ask
+  let failed = ""; // why the last ask failed, if it did
 
   const pause = () => {
     clearTimeout(timer);
@@ -56,6 +68,24 @@
   const schedule = (wait) => {
     pause();
     if (!document.hidden && navigator.onLine !== false) timer = setTimeout(ask, wait);
+  };
+
+  // The status line: what the page has to say about its asks, or nothing.
+  const say = (words, problem) => {
+    if (!statusLine) return;
+    if (statusLine.textContent !== words) statusLine.textContent = words;
+    statusLine.classList.toggle("problem", Boolean(problem));
+  };
+  const missed = () => {
+    const seconds = Math.round(MISSED / 1000);
+    if (failed) say(`The server has not answered for ${seconds} seconds (${failed}). Still trying.`, true);
+    else say(`Waiting for the server: the table may be behind by ${seconds} seconds or more.`, false);
+  };
+  const answered = () => {
+    clearTimeout(missing);
+    missing = null;
+    failed = "";
+    say("", false);
   };
 
   async function ask() {
@@ -67,14 +97,17 @@
     }
     asking = true;
     again = false;
+    if (missing === null) missing = setTimeout(missed, MISSED);
     let wait = polling ? EVERY : null;
     const ownBefore = ownRequests;
+    const started = Date.now();
     try {
       const response = await fetch(url, {
         headers: etag ? { "If-None-Match": etag } : {},
         cache: "no-store",
         credentials: "same-origin",
         redirect: "error", // signed out: the login page is no table
+        signal: AbortSignal.timeout?.(ASK_WITHIN),
       });
       if (response.status === 200) {
         const html = await response.text();
@@ -86,17 +119,25 @@
           apply(html);
         }
       } else if (response.status !== 304) {
-        throw new Error(`live: ${response.status}`);
+        const retry = Number(response.headers.get("Retry-After")) * 1000;
+        throw Object.assign(new Error(`error ${response.status}`), { retry });
       }
       failures = 0;
-    } catch {
+      const took = Date.now() - started;
+      // Slow: the server is behind; wait about as long as it took before the next ask.
+      behind = took > SLOW ? Math.min(Math.max(behind * 2, took), LONGEST_WAIT) : Math.floor(behind / 2);
+      answered();
+    } catch (error) {
       failures += 1;
-      wait = Math.min(EVERY * 2 ** failures, LONGEST_WAIT);
+      failed = error?.name === "TimeoutError" ? "no answer" : error?.retry !== undefined ? error.message : "no connection";
+      behind = Math.min(Math.max(EVERY * 2 ** failures, error?.retry || 0), LONGEST_WAIT);
+      wait = behind;
+      if (statusLine?.textContent) missed(); // already said: with the new reason
     } finally {
       asking = false;
     }
-    if (again) wait = 0;
-    if (wait !== null) schedule(wait);
+    if (again) wait = behind;
+    if (wait !== null) schedule(Math.max(wait, behind));
   }
 
   function apply(html) {
@@ -183,6 +224,9 @@
       const wasPolling = polling;
       polling = false;
       following("stream");
+      // The stream open again (after a dropped one, a restarted server): the server is back, and
+      // what the page missed is asked about at once, not after the waits of the failed asks.
+      if (wasPolling) behind = failures = 0;
       expect(QUIET);
       if (event.detail.type === "ping") {
         if (wasPolling) pause();
@@ -193,10 +237,13 @@
       // the table hears of a save at the same moment: each asks within SPREAD of it, not all
       // in the same few milliseconds.
       if (spread === null) {
-        spread = setTimeout(() => {
-          spread = null;
-          ask();
-        }, Math.random() * SPREAD);
+        spread = setTimeout(
+          () => {
+            spread = null;
+            ask();
+          },
+          behind + Math.random() * SPREAD,
+        );
       }
     });
     // htmx reads these attributes when it processes the page, after this deferred script.
@@ -233,8 +280,13 @@
     const asked = Date.now();
     setTimeout(() => lastWord < asked && ask(), WORD_AFTER_SAVE);
   });
-  document.addEventListener("visibilitychange", () => (document.hidden ? pause() : ask()));
+  // Hidden or offline, the page does not ask: nothing is missed that it should say.
+  const rest = () => {
+    pause();
+    answered();
+  };
+  document.addEventListener("visibilitychange", () => (document.hidden ? rest() : ask()));
   window.addEventListener("online", () => ask());
-  window.addEventListener("offline", pause);
+  window.addEventListener("offline", rest);
   window.addEventListener("pageshow", (event) => event.persisted && ask());
 })();
