@@ -19,4 +19,6 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
 # not the tests' business: the live server serves the app's own folders, and WhiteNoise would
 # read every collected file again for each test client (a second per hundred tests). A test
 # that wants them collects its own (tests/test_views_pwa.py, tests/faults.py).
-STATIC_ROOT = BASE_DIR / ".test-static-never-collected"
+# A server a test starts is given its own collected files (STATIC_ROOT in its environment).
+if "STATIC_ROOT" not in os.environ:
+    STATIC_ROOT = BASE_DIR / ".test-static-never-collected"
