@@ -1,3 +1,5 @@
+import time
+
 import pytest
 
 from tests.browser import (
@@ -40,12 +42,20 @@ def test_every_phone_is_watched_for_what_the_policy_refuses(phone):
     """The watch every browser test runs under (tests/conftest.py) hears a refusal: here an
     inline handler, which the app's Content-Security-Policy forbids."""
     phone.goto("/")
-    phone.evaluate(
-        "document.querySelector('main').insertAdjacentHTML("
-        "'beforeend', '<img src=\"/missing.png\" onerror=\"window.ran = 1\">')"
-    )
-    phone.wait_for_function("document.querySelector('main img').complete")
+
+    def refusal(message):
+        return "Content Security Policy" in message.text
+
+    with phone.expect_console_message(refusal) as logged:
+        phone.evaluate(
+            "document.querySelector('main').insertAdjacentHTML("
+            "'beforeend', '<img src=\"/missing.png\" onerror=\"window.ran = 1\">')"
+        )
+    assert "inline event handler" in logged.value.text
     assert phone.evaluate("window.ran") is None  # refused, not run
+    deadline = time.monotonic() + 5
+    while not CSP_REFUSED and time.monotonic() < deadline:
+        phone.evaluate("0")  # the phone's console events are handed over between calls
     refused = list(CSP_REFUSED)
     CSP_REFUSED.clear()  # what this test caused on purpose
     assert len(refused) == 1 and "inline event handler" in refused[0], refused
