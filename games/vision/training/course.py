@@ -12,6 +12,7 @@ models; one that reads them better than the best so far (the mean of recall and 
 is kept in `state/chosen/`, for a person to adopt into games/vision/ (MODEL.md's rule).
 """
 
+import contextlib
 import copy
 import datetime
 import math
@@ -47,6 +48,16 @@ VALIDATE_EVERY = 2000
 SAVE_EVERY_S = 300
 
 _stop = {"asked": False, "training": False}
+
+
+@contextlib.contextmanager
+def _training():
+    """Inside a training loop: a signal to stop is taken at its next step (it saves first)."""
+    _stop["training"] = True
+    try:
+        yield
+    finally:
+        _stop["training"] = False
 
 
 def _on_signal(number, _frame):
@@ -313,8 +324,7 @@ def _train_finder(course, stage, net, args, svg_cards, keeper):
         svg_cards, args.photographed, stage["photos"], seed + 4, processes=args.processes
     )
     print(f"  {len(data)} composed pieces and photos, {len(real_photos)} real photos", flush=True)
-    _stop["training"] = True
-    try:
+    with _training():
         return train.train(
             data,
             stage["steps"],
@@ -330,8 +340,6 @@ def _train_finder(course, stage, net, args, svg_cards, keeper):
             workers=args.workers,
             keeper=keeper,
         )
-    finally:
-        _stop["training"] = False
 
 
 def unlabelled(course, stage, net, args):
@@ -375,8 +383,7 @@ def _train_namer(course, stage, net, args, svg_cards, keeper):
     more = real.index_crops(photos, stage["real_crops"], seed + 2000, far)
     crops = tuple(np.concatenate(pair) for pair in zip(crops, more, strict=True))
     print(f"  {len(crops[0])} crops", flush=True)
-    _stop["training"] = True
-    try:
+    with _training():
         return train_index.fit(
             crops,
             stage["steps"],
@@ -388,5 +395,3 @@ def _train_namer(course, stage, net, args, svg_cards, keeper):
             device=args.device,
             keeper=keeper,
         )
-    finally:
-        _stop["training"] = False
