@@ -28,9 +28,8 @@ def table_photo(request: TableRequest, game_id, number):
 @csrf_protect
 @game_access
 def _table_photo(request: TableRequest, game_id, number):
-    round_, seats = _playing(request, game_id, number)
-    game = round_.game
-    table, problem = None, _refused(round_, seats)
+    round_, seats, problem = _playing(request, game_id, number)
+    game, table = round_.game, None
     if problem is None:
         by_pk = {seat.pk: seat for seat in seats}
         photographer = by_pk.get(whole_number(request.POST.get("photographer")), seats[0])
@@ -48,9 +47,8 @@ def _table_photo(request: TableRequest, game_id, number):
 @require_POST
 def table_move(request: TableRequest, game_id, number):
     """One tap on a table photo's reading: its hands as the page carries them, moved."""
-    round_, seats = _playing(request, game_id, number)
-    game = round_.game
-    table, problem = None, _refused(round_, seats)
+    round_, seats, problem = _playing(request, game_id, number)
+    game, table = round_.game, None
     if problem is None:
         kind, rules = game.kind_def, game.engine_rules
         try:
@@ -62,9 +60,11 @@ def table_move(request: TableRequest, game_id, number):
 
 
 def _playing(request: TableRequest, game_id, number):
-    """The round, if this request may see its game, and the seats whose hands it enters."""
+    """The round, if this request may see its game, the seats whose hands it enters, and why
+    its table may not be read from a photo (None: it may)."""
     round_ = round_for(request, game_id, number)
-    return round_, round_.table().playing
+    seats = round_.table().playing
+    return round_, seats, _refused(round_, seats)
 
 
 def _refused(round_, seats) -> str | None:
