@@ -97,7 +97,7 @@ class Hub:
         self.db = ThreadPoolExecutor(max_workers=1, thread_name_prefix="live-hub")
         self.task: asyncio.Task | None = None
         self.postgres = connection.vendor == "postgresql"
-        self.marked: dict[int, float] = {}  # games marked followed here (loop time of the mark)
+        self.marked: set[int] = set()  # games marked followed here since the last round of marks
         self.marking: asyncio.Task | None = None
 
     # ------------------------------------------------------------ streams
@@ -135,11 +135,11 @@ class Hub:
     def join(self, stream: Stream) -> None:
         self.topics.setdefault(stream.topic, set()).add(stream)
         if self.task is None or self.task.done():
-            follow = self.listen if connection.vendor == "postgresql" else self.watch
+            follow = self.listen if self.postgres else self.watch
             self.task = asyncio.ensure_future(follow())
         if stream.opened.round_number is not None:
             self.follow_round(stream.opened.pk)
-        if connection.vendor == "postgresql":
+        if self.postgres:
             # A change notified between the view's read and now was told to no one: look once.
             asyncio.ensure_future(self.look([stream.topic]))
 
@@ -149,10 +149,12 @@ class Hub:
             streams.discard(stream)
             if not streams:
                 del self.topics[stream.topic]
-        if not self.topics and self.task is not None:
+        if self.topics:
+            return
+        if self.task is not None:
             self.task.cancel()  # nothing to follow: no query, no LISTEN connection held
             self.task = None
-        if not self.topics and self.marking is not None:
+        if self.marking is not None:
             self.marking.cancel()
             self.marking = None
             self.marked.clear()
@@ -162,7 +164,7 @@ class Hub:
         their changes, on whatever worker they are made), unless marked a moment ago, and go on
         marking every game followed here while streams stay."""
         if game_id not in self.marked:
-            self.marked[game_id] = asyncio.get_running_loop().time()
+            self.marked.add(game_id)
             asyncio.ensure_future(self.mark([game_id]))
         if self.marking is None or self.marking.done():
             self.marking = asyncio.ensure_future(self.keep_marking())
@@ -179,8 +181,7 @@ class Hub:
                 for stream in streams
                 if stream.opened.round_number is not None
             }
-            now = asyncio.get_running_loop().time()
-            self.marked = dict.fromkeys(games, now)
+            self.marked = games
             if games:
                 await self.mark(sorted(games))
 
@@ -189,8 +190,7 @@ class Hub:
             await self.run(mark_followed, game_ids)
         except DatabaseError:  # out of reach: the next mark (or the phones' asks) will do
             log.warning("live: marking %s followed failed", game_ids, exc_info=True)
-            for game_id in game_ids:
-                self.marked.pop(game_id, None)
+            self.marked.difference_update(game_ids)
 
     def close(self) -> None:
         """The server has stopped: its database connection is closed."""
