@@ -154,7 +154,7 @@ def round_context(round_: Round, panels=None, all_changes: bool = False) -> dict
         panel.collapsed = True
     of_round = round_changes_list(round_)
     changes = list(of_round if all_changes else of_round[: SHOWN_CHANGES + 1])
-    count = len(changes) if len(changes) <= SHOWN_CHANGES else of_round.count()
+    count = len(changes) if all_changes or len(changes) <= SHOWN_CHANGES else of_round.count()
     changes = changes if all_changes else changes[:SHOWN_CHANGES]
     last_undo = changes[0] if changes and changes[0].undo else None
     return round_status(round_, table, last_undo=last_undo) | {
