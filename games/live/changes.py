@@ -201,6 +201,16 @@ def forget_guest_links() -> None:
     _LINKS.clear()
 
 
+def part_for(parts: dict, looks: str, zone: str, csrf: str) -> str | None:
+    """What a drawn change shows a phone (`looks`: games.live.streams.looks) in its time zone,
+    with its own CSRF token: a guest falls back to the part drawn for every guest; None when
+    none was drawn for it."""
+    part = parts.get(key(looks, zone))
+    if part is None and looks.startswith(GUEST):
+        part = parts.get(key(GUEST, zone))
+    return None if part is None else part.replace(CSRF_MARK, csrf)
+
+
 def drawn(game_id: int, version: int) -> tuple[int, dict] | None:
     """The change to `version` as drawn: its round and its parts, or None (not drawn, or not
     yet): a phone one version behind that asks anyway (games.views.live)."""

@@ -16,8 +16,8 @@ from ..access.streams import StreamGrant, still_allowed
 from ..etags import live_etag
 from ..models import Game
 from . import announce
-from .changes import CSRF_MARK, FOLLOWED_FOR, drawn_between, mark_followed
-from .streams import GUEST, Opened, event, key
+from .changes import FOLLOWED_FOR, drawn_between, mark_followed, part_for
+from .streams import Opened, event
 
 log = logging.getLogger(__name__)
 
@@ -79,14 +79,11 @@ class Stream:
             change = drawn.get(version)
             if change is None or change[0] != opened.round_number:
                 return None
-            parts = change[1]
-            part = parts.get(key(opened.looks, opened.zone))
-            if part is None and opened.looks.startswith(GUEST):
-                part = parts.get(key(GUEST, opened.zone))
+            part = part_for(change[1], opened.looks, opened.zone, opened.csrf)
             if part is None:
                 return None
             etag = live_etag(opened.viewer, version, "round", pk, opened.round_number)
-            lines = f"{version - 1} {etag}\n{part.replace(CSRF_MARK, opened.csrf)}"
+            lines = f"{version - 1} {etag}\n{part}"
             events.append(event("change", lines, str(version)))
         return b"".join(events)
 

@@ -28,9 +28,9 @@ from ..access import (
 from ..access.quick import quick_look
 from ..etags import game_etag, live_etag, night_etag, round_etag
 from ..history.shared import told
-from ..live.changes import CSRF_MARK, drawn
+from ..live.changes import drawn, part_for
 from ..live.hub import game_token, night_token
-from ..live.streams import GUEST, key, looks, open_stream
+from ..live.streams import looks, open_stream
 from ..lookups import (
     game_context,
     game_for,
@@ -128,11 +128,7 @@ def _kept_change(request: TableRequest, game_id: int, number: int, version: int)
     if change is None or change[0] != number:
         return None
     zone = getattr(request, "time_zone", "")
-    parts = change[1]
-    part = parts.get(key(looks(request), zone))
-    if part is None and request.as_guest:
-        part = parts.get(key(GUEST, zone))
-    return None if part is None else part.replace(CSRF_MARK, get_token(request))
+    return part_for(change[1], looks(request), zone, get_token(request))
 
 
 def _round_changed(request: TableRequest, state):
