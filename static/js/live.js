@@ -136,7 +136,7 @@
     } finally {
       asking = false;
     }
-    if (again) wait = behind;
+    if (again) wait = 0; // asked for meanwhile: as soon as the server's pace allows
     if (wait !== null) schedule(Math.max(wait, behind));
   }
 
