@@ -1,7 +1,9 @@
 """Fixtures only: helpers live in tests/helpers.py and tests/browser.py, factories in
 tests/factories.py, the test settings in scorekeeper/test_settings.py."""
 
+import compileall
 import os
+import sys
 from pathlib import Path
 
 import pytest
@@ -11,6 +13,17 @@ from django.test import Client
 from tests import factories
 from tests.browser import CHROMIUM, CSP_REFUSED, InFlight, launch_chromium, phone_context
 from tests.helpers import SmallDisk
+
+# Each xdist worker and each command a test starts imports the project afresh. Where the
+# environment says PYTHONDONTWRITEBYTECODE (Debian's images and this project's machines do),
+# every one of them compiled every module from source, and pytest rewrote every test module's
+# asserts again: about 5 s of CPU a process. The third-party packages are compiled when uv
+# installs them (`compile-bytecode` in pyproject.toml); the project's own modules and the test
+# modules' rewritten asserts are kept here, in the __pycache__ folders git ignores.
+sys.dont_write_bytecode = False
+ROOT = Path(__file__).resolve().parent.parent
+for package in ("games", "scorekeeper", "tests"):
+    compileall.compile_dir(ROOT / package, quiet=1)
 
 # Tests that touch the database are marked so CI can run them again on PostgreSQL.
 DATABASE_FIXTURES = {
