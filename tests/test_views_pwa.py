@@ -11,6 +11,7 @@ from django.core.management import call_command
 from django.test import Client, override_settings
 
 from games.views.pwa import SHELL
+from tests.faults import UNUSED_STATIC
 
 pytestmark = pytest.mark.django_db
 
@@ -81,13 +82,9 @@ def test_static_files_have_hashed_names_far_future_caching_and_compression(tmp_p
         "staticfiles": {"BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"},
     }
     with override_settings(STATIC_ROOT=tmp_path, STORAGES=storages):
-        # The site's own files and the htmx build its pages load (the admin's hundred files and
-        # django-htmx's other builds, 600 kB that Brotli takes seconds over, are compressed the
+        # The site's own files and the htmx build its pages load (the others are compressed the
         # same way, for nothing here).
-        others = ["htmx-2.js", "htmx-4*", "htmax-4*", "htmx-2-compat-4*", "hx-*"]
-        call_command(
-            "collectstatic", interactive=False, verbosity=0, ignore_patterns=["admin", *others]
-        )
+        call_command("collectstatic", interactive=False, verbosity=0, ignore_patterns=UNUSED_STATIC)
         client = Client()  # a new handler: WhiteNoise reads the collected files
         page = client.get("/login/").content.decode()
         css = next(
