@@ -25,7 +25,7 @@ CHROMIUM_ARGS = [
     "--disable-component-update",
     "--disable-sync",
     "--no-first-run",
-] + os.environ.get("CHROMIUM_EXTRA", "").split()
+]
 # Headless Chromium is the whole browser: each new window (each phone here) preloads the address
 # bar's drop-down and the toolbar as WebUI pages of their own, hundreds of chrome:// requests
 # and a renderer's work for a window nobody sees. Features Chromium can turn off.
