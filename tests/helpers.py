@@ -10,7 +10,7 @@ from pathlib import Path
 
 from django.urls import get_resolver
 
-from games.models import Game, GuestPass, Invitation
+from games.models import Game, GuestPass, Invitation, NightLink
 
 CSRF_TOKEN = re.compile(r'("X-CSRFToken": "|name="csrfmiddlewaretoken" value=")[A-Za-z0-9]+')
 
@@ -48,6 +48,7 @@ def site_urls(game: Game) -> dict[str, str]:
     membership = game.group.memberships.order_by("pk").first()
     invitation = game.group.invitations.first() or Invitation.objects.create(group=game.group)
     guest_pass = game.guest_passes.first() or GuestPass.objects.create(game=game)
+    link = NightLink.objects.get_or_create(night=game.night)[0]
     return {
         "home": "/",
         "manifest": "/manifest.webmanifest",
@@ -98,6 +99,9 @@ def site_urls(game: Game) -> dict[str, str]:
         "guest_picture": f"/games/{game.pk}/guest/{guest_pass.token}/picture.png",
         "night_share": f"/nights/{game.night_id}/share/",
         "night_picture": f"/nights/{game.night_id}/picture.png",
+        "night_link": f"/nights/{game.night_id}/share/link/",
+        "shared_night": f"/shared/{link.token}/",
+        "shared_picture": f"/shared/{link.token}/picture.png",
         "records": "/group/records/",
         "year_latest": "/group/year/",
         "year": f"/group/year/{game.night.date.year}/",

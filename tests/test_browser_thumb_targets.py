@@ -42,6 +42,8 @@ NOT_PAGES = {
     "export_night",
     "export_group",
     "night_picture",
+    "night_link",
+    "shared_picture",
     "guest_picture",
     "manifest",
     "service_worker",
@@ -59,7 +61,7 @@ NOT_PAGES = {
     "revoke_invitation",
     "new_guest_pass",
 }
-PUBLIC = {"home", "login", "signup", "offline"}
+PUBLIC = {"home", "login", "signup", "offline", "shared_night"}
 
 SMALL_TARGETS = """(selector) => {
   const small = [];

@@ -8,7 +8,7 @@ import pytest
 from django.test import Client
 from django.utils import timezone
 
-from games.models import Game, GuestPass, Hand, Invitation, Membership
+from games.models import Game, GuestPass, Hand, Invitation, Membership, NightLink
 from tests.helpers import site_urls, url_names
 
 pytestmark = pytest.mark.django_db
@@ -20,6 +20,8 @@ BY_LINK = {
     "invitation",
     "guest_join",
     "guest_picture",
+    "shared_night",
+    "shared_picture",
 }  # holding the secret token is the permission
 GUEST_OK = {
     "game",
@@ -62,6 +64,7 @@ MEMBERS_ONLY = {
     "group_time_zone",
     "night_share",
     "night_picture",
+    "night_link",
     "records",
     "year_latest",
     "year",
@@ -128,6 +131,7 @@ def state(game):
         GuestPass.objects.filter(game__group=group).count(),
         Game.objects.get(pk=game.pk).finished_at,
         game.group.players.count(),
+        list(NightLink.objects.filter(night__group=group).values_list("token", flat=True)),
     )
 
 
@@ -201,8 +205,8 @@ def test_visitors_are_refused_every_page_of_the_group(
         make_game=make_game,
         django_user_model=django_user_model,
     )
+    urls = site_urls(ann_game)  # (the night's link made, as a member would)
     before = state(ann_game)
-    urls = site_urls(ann_game)
     for name in sorted(MEMBERS_ONLY | GUEST_OK | ACCOUNT):
         for method in ("get", "post"):
             for headers in ({}, {"HTTP_HX_REQUEST": "true"}):
@@ -240,9 +244,15 @@ def test_a_guest_is_let_into_its_game_only(ann_game, member, make_game):
 
 
 def test_links_with_a_wrong_token_show_nothing(client, ann_game):
-    for url in ("/invite/wrong-token/", f"/games/{ann_game.pk}/guest/wrong-token/"):
+    for url in (
+        "/invite/wrong-token/",
+        f"/games/{ann_game.pk}/guest/wrong-token/",
+        "/shared/wrong-token/",
+        "/shared/wrong-token/picture.png",
+    ):
         for method in ("get", "post"):
             response = getattr(client, method)(url, ATTEMPT)
-            assert response.status_code == 404
+            # (A shared night's page only answers GET: a POST is refused before the look-up.)
+            assert response.status_code == 404 or (method, response.status_code) == ("post", 405)
             assert not any(secret in response.content.decode() for secret in SECRETS)
     assert ann_game.group.memberships.count() == 1

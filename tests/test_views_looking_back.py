@@ -8,7 +8,7 @@ import pytest
 from django.test import Client
 from PIL import Image
 
-from games.models import Entry, GuestPass, Membership, Removal
+from games.models import Entry, GuestPass, Membership, NightLink, Removal
 from games.transfer import export_json, import_json
 from tests.helpers import without_tokens
 
@@ -187,6 +187,86 @@ def test_a_removed_member_sees_no_picture_of_the_group(night_game, django_user_m
         f"/games/{night_game.pk}/guest/{guest_pass.token}/picture.png",
         "/group/records/",
     ):
+        response = client.get(url)
+        assert response.status_code == 404, url
+        assert "Ann" not in without_tokens(response.content.decode())
+
+
+def test_a_night_shared_by_its_link_shows_its_picture_and_nothing_else(
+    signed_in, member, make_game
+):
+    names = {"Secret Sam": ROUND_1["Ann"], "Hidden Hal": ROUND_1["Bob"]}
+    game = play(make_game(member, names=("Secret Sam", "Hidden Hal")), names)
+    share = f"/nights/{game.night_id}/share/"
+    assert "Make a link to share" in signed_in.get(share).content.decode()
+    made = signed_in.post(f"{share}link/", {"action": "make"})
+    assert made.status_code == 302 and made["Location"] == share
+    link = NightLink.objects.get()
+    page = signed_in.get(share).content.decode()
+    assert f'value="http://testserver/shared/{link.token}/"' in page
+    assert "Stop sharing the link" in page
+    # Tapped again (or on a second phone): the same link, not a second one.
+    signed_in.post(f"{share}link/", {"action": "make"})
+    assert list(NightLink.objects.values_list("token", flat=True)) == [link.token]
+
+    stranger = Client()  # a chat's preview fetcher: no session
+    shown = stranger.get(f"/shared/{link.token}/")
+    assert shown.status_code == 200
+    body = without_tokens(shown.content.decode())
+    picture = f"/shared/{link.token}/picture.png"
+    assert f'property="og:image" content="http://testserver{picture}"' in body
+    assert "Secret won Three Thirteen by 22. Three Thirteen: 1. Secret 0, 2. Hidden 22." in body
+    assert "<li>Secret won Three Thirteen by 22.</li>" in body
+    assert "Secret Sam" not in body and "Hidden Hal" not in body  # first names only
+    assert f"/nights/{game.night_id}" not in body and f"/games/{game.pk}" not in body
+    response = stranger.get(picture, {"theme": "dark"})
+    assert response["Content-Type"] == "image/png"
+    assert Image.open(io.BytesIO(response.content)).size == (1200, 630)
+    assert stranger.post(f"/shared/{link.token}/").status_code == 405
+
+    # Stopped: the link shows nothing; a new one is a new secret.
+    signed_in.post(f"{share}link/", {"action": "stop"})
+    assert not NightLink.objects.exists()
+    assert stranger.get(f"/shared/{link.token}/").status_code == 404
+    assert stranger.get(picture).status_code == 404
+    signed_in.post(f"{share}link/", {"action": "make"})
+    assert NightLink.objects.get().token != link.token
+
+
+def test_only_the_nights_group_makes_or_stops_its_link(night_game, signed_in, make_member):
+    url = f"/nights/{night_game.night_id}/share/link/"
+    zed = Client()
+    zed.force_login(make_member("zed"))
+    assert zed.post(url, {"action": "make"}).status_code == 404
+    outsider = Client()
+    refused = outsider.post(url, {"action": "make"})
+    assert refused.status_code == 302 and refused["Location"].startswith("/login/")
+    guest = Client()
+    guest.post(GuestPass.objects.create(game=night_game).get_absolute_url(), {"device": "Bob's"})
+    assert guest.post(url, {"action": "make"})["Location"].startswith("/login/")
+    assert not NightLink.objects.exists()
+    odd = signed_in.post(url, {"action": "<b>both</b>"})
+    assert odd.status_code == 400 and b"Make the link or stop it" in odd.content
+    assert signed_in.get(url).status_code == 405
+    checked = Client(enforce_csrf_checks=True)
+    checked.force_login(night_game.group.memberships.get().user)
+    assert checked.post(url, {"action": "make"}).status_code == 403  # no CSRF token
+    assert not NightLink.objects.exists()
+    NightLink.objects.create(night=night_game.night)
+    assert zed.post(url, {"action": "stop"}).status_code == 404
+    assert NightLink.objects.exists()
+
+
+def test_a_member_removed_after_the_link_was_made_sees_nothing_by_it(night_game, django_user_model):
+    bob = django_user_model.objects.create_user(username="bob", password="Bob-pass-4242")
+    membership = Membership.objects.create(user=bob, group=night_game.group)
+    link = NightLink.objects.create(night=night_game.night)
+    client = Client()
+    client.force_login(bob)
+    assert client.get(f"/shared/{link.token}/").status_code == 200
+    Removal.objects.create(user=bob, group=night_game.group)
+    membership.delete()
+    for url in (f"/shared/{link.token}/", f"/shared/{link.token}/picture.png"):
         response = client.get(url)
         assert response.status_code == 404, url
         assert "Ann" not in without_tokens(response.content.decode())

@@ -7,7 +7,16 @@ so the score table is one query. Everything is importable from `games.models` as
 """
 
 from .errors import Conflict, Question, Refused
-from .games import GAME_KINDS, GUEST_LIFE, SAME_EVENING, Game, GameNight, GuestPass, Seat
+from .games import (
+    GAME_KINDS,
+    GUEST_LIFE,
+    SAME_EVENING,
+    Game,
+    GameNight,
+    GuestPass,
+    NightLink,
+    Seat,
+)
 from .groups import (
     INVITATION_LIFE,
     REMOVED,
@@ -38,6 +47,7 @@ __all__ = [
     "GameNight",
     "Group",
     "GuestPass",
+    "NightLink",
     "Hand",
     "LiveChange",
     "HandChange",

@@ -60,6 +60,26 @@ class GameNight(models.Model):
         return reverse("night", args=[self.pk])
 
 
+class NightLink(models.Model):
+    """A night's picture shared by a link, for a group's chat: whoever holds the link sees the
+    picture (first names and points) and the lines of its story, nothing else of the group,
+    and a chat shows the picture under the link (Open Graph). A member makes it and may stop
+    it; a new link after that is a new secret, the old one dead."""
+
+    night = models.OneToOneField(GameNight, on_delete=models.CASCADE, related_name="link")
+    token = models.CharField(max_length=64, unique=True, default=new_token)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(default=timezone.now)
+
+    def __str__(self):
+        return f"Shared link to {self.night}"
+
+    def get_absolute_url(self):
+        return reverse("shared_night", args=[self.token])
+
+
 class GameQuerySet(models.QuerySet):
     def start(
         self,

@@ -1,21 +1,22 @@
-"""Looking back further: a night's picture to share (for members, and as a guest link's
-preview), the group's records, and its year in review."""
+"""Looking back further: a night's picture to share (for members, as a guest link's preview,
+and by a link a member makes for the group's chat), the group's records, and its year in
+review."""
 
 from datetime import date
 
-from django.http import Http404, HttpResponse
+from django.http import Http404, HttpResponse, HttpResponseBadRequest
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
-from django.views.decorators.http import require_safe
+from django.views.decorators.http import require_POST, require_safe
 
 from games import engine
 
 from ..access import TableRequest, member_required
-from ..access.shares import link_preview_games
+from ..access.shares import link_preview_games, shared_night_games
 from ..history import year as years
 from ..history.kept import kept
 from ..history.shared import picture_of, preview, told
-from ..models import GameNight, GuestPass, Player
+from ..models import GameNight, GuestPass, NightLink, Player
 
 THEMES = ("light", "dark")
 
@@ -53,14 +54,72 @@ def night_share(request: TableRequest, night_id):
     night = _night_of(request, night_id)
     night_told = told(night.games.all())
     url = reverse("night_picture", args=[night.pk])
+    link = NightLink.objects.filter(night=night).first()
     context = {
         "night": night,
         "told": night_told,
         "picture_url": url,
         "preview": preview(request, night, night_told, url),
         "file_name": f"game-night-{night.date.isoformat()}.png",
+        "link_url": link and request.build_absolute_uri(link.get_absolute_url()),
     }
     return render(request, "games/share_night.html", context)
+
+
+LINK_ACTIONS = ("make", "stop")
+
+
+@member_required
+@require_POST
+def night_link(request: TableRequest, night_id):
+    """The night's link for the chat made (one a night: tapped twice, or on two phones at once,
+    it is the same link), or stopped: the link then shows nothing, and a new one is a new
+    secret."""
+    night = _night_of(request, night_id)
+    action = request.POST.get("action")
+    if action not in LINK_ACTIONS:
+        return HttpResponseBadRequest("Make the link or stop it: nothing else is asked here.")
+    if action == "stop":
+        NightLink.objects.filter(night=night).delete()
+    else:
+        NightLink.objects.get_or_create(night=night, defaults={"created_by": request.user})
+    return redirect("night_share", night.pk)
+
+
+def _shared(request: TableRequest, token):
+    """The night a shared link shows, and its games (404 where it shows nothing)."""
+    link = get_object_or_404(NightLink.objects.select_related("night"), token=token)
+    games = shared_night_games(request, link)
+    if games is None:
+        raise Http404("This link shows nothing to this login")
+    return link.night, games
+
+
+@require_safe
+def shared_night(request: TableRequest, token):
+    """A night shared by its link: its picture and the lines of its story, for whoever holds
+    the link (a chat's preview fetcher included), and nothing else of the group: no name but
+    the first names the picture shows, no link to the group's pages."""
+    night, games = _shared(request, token)
+    night_told = told(games)
+    url = reverse("shared_picture", args=[token])
+    context = {
+        "night": night,
+        "told": night_told,
+        "picture_url": url,
+        "preview": preview(request, night, night_told, url),
+        # Each game's winner (or leader) in a line of its own, first names as on the picture.
+        "headlines": [line for line in night_told.headline().split("; ") if night_told.tales],
+    }
+    return render(request, "games/shared_night.html", context)
+
+
+@require_safe
+def shared_picture(request: TableRequest, token):
+    """The picture of a night shared by its link (PNG), while the link is shared."""
+    night, games = _shared(request, token)
+    png = picture_of(night, told(games), _theme(request))
+    return _png(png, f"game-night-{night.date.isoformat()}.png")
 
 
 @require_safe
