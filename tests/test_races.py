@@ -10,7 +10,7 @@ import pytest
 from django.db import connections
 from django.test import Client
 
-from games.models import Game, Hand, HandChange
+from games.models import Game, Hand, HandChange, NightLink
 from tests.helpers import hand_url
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -274,3 +274,15 @@ def test_an_undo_racing_a_save_leaves_the_round_as_one_after_the_other(member, m
         hands = dict(Hand.objects.filter(round=first).values_list("seat_id", "points"))
         undone = HandChange.objects.filter(round=first, undo=True).exists()
         assert hands == ({bob.pk: 7} if undone else {ann.pk: 4, bob.pk: 7})
+
+
+@pytest.mark.parametrize("count", [2, 6])
+def test_phones_making_the_nights_link_at_once_make_one(member, make_game, count):
+    game = make_game(member)
+    url = f"/nights/{game.night_id}/share/link/"
+    makers = [
+        (lambda client=client: client.post(url, {"action": "make"}).status_code)
+        for client in phones(member, count)
+    ]
+    assert statuses(race(makers)) == [302] * count
+    assert NightLink.objects.filter(night=game.night).count() == 1
