@@ -177,7 +177,11 @@ class HandChange(models.Model):
     """One save of a hand that changed it, or the undo of one: who, when, and what it was
     before and after. Kept by round and seat, so an undo that removes a hand keeps its history."""
 
-    round = models.ForeignKey("Round", on_delete=models.CASCADE, related_name="changes")
+    # Found by round through change_round_version (round first): no index of its own to write
+    # on every save.
+    round = models.ForeignKey(
+        "Round", on_delete=models.CASCADE, related_name="changes", db_index=False
+    )
     seat = models.ForeignKey("Seat", on_delete=models.CASCADE, related_name="changes")
     changed_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL
