@@ -389,3 +389,27 @@ def test_a_phone_one_version_behind_is_answered_the_change_as_drawn(signed_in, m
         and "live-csrf-token-of-the-phone" not in kept.content.decode()
     )
     assert len(kept_reads) < len(drawn_reads)
+
+
+def test_a_phone_one_version_behind_on_a_game_no_stream_follows_is_not_looked_up_for_it(
+    signed_in, member, make_game
+):
+    """Where no stream follows the game (phones that poll: nothing was drawn), the ask one
+    version behind reads the round and draws it, without first looking for a drawn change."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from games.models import LiveChange
+    from tests.helpers import save, seats
+
+    game = make_game(member)
+    ann, _, _ = seats(game)
+    save(signed_in, game, 1, ann, outcome=POINTS, points="7", htmx=True)
+    game.refresh_from_db()
+    assert game.followed_until is None and not LiveChange.objects.exists()
+    behind = {"HTTP_IF_NONE_MATCH": f'"{game.version - 1}.x"'}
+    with CaptureQueriesContext(connection) as reads:
+        answer = signed_in.get(f"/games/{game.pk}/rounds/1/live/", **behind)
+    assert answer.status_code == 200 and "Ann" in answer.content.decode()
+    table = LiveChange._meta.db_table
+    assert not [query for query in reads.captured_queries if table in query["sql"]]

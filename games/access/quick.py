@@ -113,9 +113,10 @@ def _quick_sql(vendor: str, page: str, who: str) -> tuple[str, tuple]:
     if page == "game":
         columns = (
             f"g.{col(Game, 'id')}, g.{col(Game, 'version')}, n.{col(GameNight, 'date')}, "
-            f"g.{col(Game, 'finished_at')}, g.{col(Game, 'group')}, gr.{col(Group, 'time_zone')}"
+            f"g.{col(Game, 'finished_at')}, g.{col(Game, 'group')}, gr.{col(Group, 'time_zone')}, "
+            f"g.{col(Game, 'followed_until')}"
         )
-        names = ("pk", "version", "date", "finished_at", "group_id", "time_zone")
+        names = ("pk", "version", "date", "finished_at", "group_id", "time_zone", "followed_until")
         rows = (
             f"FROM {table(Game)} g JOIN {table(GameNight)} n "
             f"ON n.{col(GameNight, 'id')} = g.{col(Game, 'night')} "

@@ -14,9 +14,11 @@ from django.db.models import Count, Sum
 from django.http import HttpResponse
 from django.middleware.csrf import get_token
 from django.shortcuts import get_object_or_404, render
+from django.utils import timezone
 from django.utils.cache import get_conditional_response, patch_cache_control, patch_vary_headers
 from django.views.decorators.http import require_safe
 
+from .. import plain
 from ..access import (
     TableRequest,
     admit_guest,
@@ -28,7 +30,7 @@ from ..access import (
 from ..access.quick import quick_look
 from ..etags import game_etag, live_etag, night_etag, round_etag
 from ..history.shared import told
-from ..live.changes import drawn, part_for
+from ..live.changes import KEEP, drawn, part_for
 from ..live.hub import game_token, night_token
 from ..live.streams import looks, open_stream
 from ..lookups import (
@@ -40,7 +42,7 @@ from ..lookups import (
     round_state_for,
     whole_number,
 )
-from ..models import GameNight
+from ..models import Game, GameNight
 from ..time_zones import activate_time_zone
 
 
@@ -102,7 +104,7 @@ def round_live(request: TableRequest, game_id, number):
         # Changed, and who asks is known: what changed, read for this game alone.
         admit_guest(request, game_id)
         activate_time_zone(request, seen_by.time_zone)
-        if (kept := _kept_change(request, row["pk"], number, row["version"])) is not None:
+        if (kept := _kept_change(request, row, number)) is not None:
             return _answer(request, etag, lambda: HttpResponse(kept))
         state = round_state_at(row["pk"], number, row["version"])
         return _answer(request, etag, lambda: _round_changed(request, state))
@@ -117,13 +119,18 @@ def _round_live(request: TableRequest, game_id, number):
     return _answer(request, etag, lambda: _round_changed(request, state))
 
 
-def _kept_change(request: TableRequest, game_id: int, number: int, version: int) -> str | None:
+def _kept_change(request: TableRequest, row: dict, number: int) -> str | None:
     """A phone one version behind asks what its stream would have carried (two saves crossed
     its own post, a word heard late): the change as drawn where it was made, for its kind of
     viewer, with its own CSRF token; one query instead of the round read and drawn again in
-    each worker. None when not drawn (no stream followed the game) or not for this phone."""
+    each worker. None when not drawn (no stream followed the game, as the quick look's row
+    says: not even looked for then) or not for this phone."""
+    game_id, version = row["pk"], row["version"]
     if _seen_version(request) != version - 1:
         return None
+    followed_until = plain.value(Game, "followed_until", row["followed_until"])
+    if followed_until is None or followed_until < timezone.now() - KEEP:
+        return None  # (a change drawn while it was followed is kept KEEP after)
     change = drawn(game_id, version)
     if change is None or change[0] != number:
         return None
