@@ -343,3 +343,57 @@ def test_a_table_of_more_hands_than_the_reader_groups_is_told_so(signed_in, memb
     response = send(signed_in, seven)
     assert response.status_code == 422
     assert "A table photo is read into 2 to 6 hands, not 7." in response.content.decode()
+
+
+def test_without_javascript_save_every_hand_saves_the_reading_asking_what_a_save_asks(
+    signed_in, rummy, reads
+):
+    reads(table_of(*DEALT))
+    ann, bob, cid, dee = seats(rummy)
+    page = send(signed_in, rummy, photographer=ann, htmx=False).content.decode()
+    assert '<button type="submit" name="move" value="save"' in page
+    shown = hands_shown(page)
+    # Every hand is a 13-card sequence: Ann's, the first, is asked about, nothing saved yet.
+    asked = signed_in.post(url(rummy, move=True), carried(page) | {"move": "save"})
+    text = asked.content.decode()
+    assert asked.status_code == 200 and not Hand.objects.exists()
+    assert "Ann's hand is not saved yet: Did Ann declare?" in text
+    assert f'value="save:{ann.pk}:went_out"' in text and "Yes, Ann declared" in text
+    # Answered: Ann declared, and the others (no winner left to be) saved as their cards.
+    done = signed_in.post(
+        url(rummy, move=True), carried(text) | {"move": f"save:{ann.pk}:went_out"}
+    )
+    assert done.status_code == 302 and done["Location"] == f"/games/{rummy.pk}/rounds/1/"
+    hands = {hand.seat_id: hand for hand in Hand.objects.all()}
+    assert hands[ann.pk].outcome == "went_out"
+    assert [hands[seat.pk].outcome for seat in (bob, cid, dee)] == ["cards"] * 3
+    assert {seat: hands[int(seat)].cards.split() for seat in shown} == shown
+    followed = signed_in.get(done["Location"]).content.decode()
+    assert "Every hand of the photo is saved (4)." in followed
+
+
+def test_without_javascript_a_refused_hand_stops_the_saving_where_it_is_said(
+    signed_in, rummy, reads
+):
+    reads(table_of(*DEALT))
+    ann, bob, cid, dee = seats(rummy)
+    page = send(signed_in, rummy, photographer=ann, htmx=False).content.decode()
+    fields = carried(page)
+    # A card read into Cid's hand that is Bob's: Bob's hand 12 cards, Cid's 14.
+    bobs, cids = fields[f"hand-{bob.pk}"][0].split(), fields[f"hand-{cid.pk}"][0].split()
+    fields[f"hand-{bob.pk}"], fields[f"hand-{cid.pk}"] = (
+        [" ".join(bobs[1:])],
+        [" ".join([*cids, bobs[0]])],
+    )
+    refused = signed_in.post(url(rummy, move=True), fields | {"move": f"save:{ann.pk}:went_out"})
+    text = refused.content.decode()
+    assert refused.status_code == 422
+    assert [hand.seat_id for hand in Hand.objects.all()] == [ann.pk]  # saved before it
+    assert "Bob's hand is not saved: 12 cards chosen; this hand holds 13" in text
+    assert "Saved before it: Ann." in text
+    assert text.count("12 cards chosen; this hand holds 13") == 2  # in Bob's panel too
+    assert f'name="cards" value="{" ".join(cids)} {bobs[0]}"' in text  # Cid's kept as read
+    # A post that is not an answer the page offered is refused by name, nothing saved.
+    odd = signed_in.post(url(rummy, move=True), fields | {"move": f"save:{bob.pk}:maybe"})
+    assert odd.status_code == 422 and "not one the page offered" in odd.content.decode()
+    assert Hand.objects.count() == 1

@@ -1,20 +1,44 @@
 """A photo of the whole table read into the round's hands, and the player's moves of what it
 read (a hand to another seat, a card to another hand, a card lying between hands to a seat):
 each hand's panel is filled as a photo of that hand fills it, nothing saved. Who may enter the
-round's hands may send its table photo; the photo is read in memory and dropped."""
+round's hands may send its table photo; the photo is read in memory and dropped. Without
+JavaScript, "Save every hand" posts the reading itself: its hands are saved one after another,
+each checked as its own Save checks it, until one is refused or asked about (static/js/
+table_photo.js does the same through each panel's own Save)."""
 
-from django.shortcuts import render
+from dataclasses import dataclass
+
+from django.contrib import messages
+from django.http import HttpResponse
+from django.shortcuts import redirect, render
 from django.views.decorators.csrf import csrf_exempt, csrf_protect
 from django.views.decorators.http import require_POST
 
 from games import engine, vision
 
-from ..access import TableRequest, game_access
+from ..access import TableRequest, game_access, saver
+from ..live.changes import drawing_save
 from ..lookups import round_context, round_for, whole_number
-from ..models import Entry
+from ..models import Conflict, Entry, Question, Refused, Round
 from ..panels import HandPanel
 from ..photos import PhotoInMemory, uploaded_photo
 from ..table_photos import TableMoveError, carried, moved, read_table_photo
+
+SAVE = "save"  # the move that saves every hand; "save:<seat>:<outcome>" answers a question too
+ANSWERS = (engine.WENT_OUT, engine.CARDS)
+
+
+@dataclass(frozen=True)
+class TableStop:
+    """Where saving every hand stopped: the hand refused (why) or asked about (the question,
+    its two answers' words), and the hands saved before it."""
+
+    seat: object  # games.models.Seat
+    error: str | None = None
+    question: str | None = None
+    yes: str = ""
+    no: str = ""
+    saved: tuple = ()
 
 
 @csrf_exempt  # checked below, once the photo is known to stay in memory (as a hand's photo)
@@ -48,15 +72,82 @@ def _table_photo(request: TableRequest, game_id, number):
 def table_move(request: TableRequest, game_id, number):
     """One tap on a table photo's reading: its hands as the page carries them, moved."""
     round_, seats, problem = _playing(request, game_id, number)
-    game, table = round_.game, None
+    game, table, stop = round_.game, None, None
     if problem is None:
         kind, rules = game.kind_def, game.engine_rules
+        move = request.POST.get("move", "")
         try:
             table = carried(request.POST, seats, kind, rules, round_.number)
-            table = moved(table, request.POST.get("move", ""), kind, rules, round_.number)
+            if move.split(":")[0] == SAVE:
+                stop, saved = _save_every_hand(request, round_, seats, table, move)
+                if stop is None:
+                    return _every_hand_saved(request, round_, table, saved)
+            else:
+                table = moved(table, move, kind, rules, round_.number)
         except TableMoveError as refusal:
             table, problem = None, str(refusal)
-    return _answer(request, round_, table, problem)
+    return _answer(request, round_, table, problem, stop)
+
+
+def _answered(move: str) -> tuple[int | None, str | None]:
+    """The seat and outcome a "save:<seat>:<outcome>" move answers its question with."""
+    _, seat, outcome = [*move.split(":"), "", ""][:3]
+    if outcome not in ANSWERS:
+        if move != SAVE:
+            raise TableMoveError("That answer is not one the page offered: read the photo again.")
+        return None, None
+    return whole_number(seat), outcome
+
+
+def _save_every_hand(request: TableRequest, round_, seats, table, move):
+    """Each hand of the reading not saved yet, saved as its own Save saves it, in the table's
+    order; (where it stopped or None, the seats saved). A hand saved meanwhile on another phone
+    keeps that save; a hand with no card read is left to its panel."""
+    seat_answered, outcome_answered = _answered(move)
+    game, saved = round_.game, []
+    already = round_.table().hands
+    for held in table.hands:
+        seat, cards = held.seat, " ".join(held.reading.cards)
+        if seat.pk in already or not cards:
+            continue
+        answered = seat.pk == seat_answered
+        entry = Entry(outcome_answered if answered else engine.CARDS, cards, None, 0)
+        try:
+            Round(game=game, number=round_.number).save_hand(
+                seat,
+                entry,
+                seats=seats,
+                saver=saver(request),
+                ask=not answered,
+                within=drawing_save(request),
+            )
+        except Conflict:
+            continue  # saved on another phone since the page was drawn: that save stands
+        except Refused as refusal:
+            return TableStop(seat, error=str(refusal), saved=tuple(saved)), saved
+        except Question as question:
+            kind, name = game.kind_def, seat.player.name
+            points = round_.score(entry).points
+            yes = f"Yes, {name} {kind.went_out_word}"
+            no = f"No, {kind.cards_label.lower()}: {points} {kind.own_points_word}"
+            return TableStop(
+                seat, question=str(question), yes=yes, no=no, saved=tuple(saved)
+            ), saved
+        saved.append(seat)
+    return None, saved
+
+
+def _every_hand_saved(request: TableRequest, round_, table, saved) -> HttpResponse:
+    left = [hand.seat.player.name for hand in table.hands if not hand.reading.cards]
+    said = f"Every hand of the photo is saved ({len(saved)})."
+    if left:
+        said += f" Nothing was read for {', '.join(left)}: enter it in its panel."
+    messages.success(request, said)
+    if request.htmx:
+        answer = HttpResponse(status=204)
+        answer["HX-Redirect"] = round_.get_absolute_url()
+        return answer
+    return redirect(round_)
 
 
 def _playing(request: TableRequest, game_id, number):
@@ -78,23 +169,30 @@ def _refused(round_, seats) -> str | None:
     return None
 
 
-def _answer(request: TableRequest, round_, table, problem):
-    status = 422 if problem else 200
+def _answer(request: TableRequest, round_, table, problem, stop: TableStop | None = None):
+    status = 422 if problem or (stop and stop.error) else 200
     game = round_.game
     if request.htmx:
         context = {"game": game, "kind": game.kind_def, "round": round_}
-        context |= {"table": table, "table_problem": problem}
+        context |= {"table": table, "table_problem": problem, "table_stop": stop}
         return render(request, "games/table_photo.html#table-answer", context, status=status)
-    # Without JavaScript: the round page, each hand's panel holding what the photo shows.
+    # Without JavaScript: the round page, each hand's panel holding what the photo shows (but
+    # the hands saved since: their lines), a refusal in its hand's panel too.
     panels = {}
     if table is not None:
         hands = round_.table().hands
         for held in table.hands:
             seat, reading = held.seat, held.reading
             hand = hands.get(seat.pk)
+            if stop is not None and seat in stop.saved:
+                continue
             entry = Entry(engine.CARDS, " ".join(reading.cards), None, hand.version if hand else 0)
-            panels[seat.pk] = HandPanel.entering(round_, seat, hand, entry, reading=reading)
+            error = stop.error if stop is not None and stop.seat == seat else None
+            panels[seat.pk] = HandPanel.entering(
+                round_, seat, hand, entry, reading=reading, error=error
+            )
     context = round_context(round_, panels=panels) | {"table": table, "table_problem": problem}
+    context["table_stop"] = stop
     if table is not None:
         context["photographer"] = table.hands[0].seat.pk
     return render(request, "games/round.html", context, status=status)
