@@ -34,11 +34,11 @@ class TableStop:
     its two answers' words), and the hands saved before it."""
 
     seat: object  # games.models.Seat
-    error: str | None = None
     question: str | None = None
     yes: str = ""
     no: str = ""
     saved: tuple = ()
+    error: str | None = None
 
 
 @csrf_exempt  # checked below, once the photo is known to stay in memory (as a hand's photo)
@@ -126,13 +126,12 @@ def _save_every_hand(request: TableRequest, round_, seats, table, move):
         except Refused as refusal:
             return TableStop(seat, error=str(refusal), saved=tuple(saved)), saved
         except Question as question:
-            kind, name = game.kind_def, seat.player.name
-            points = round_.score(entry).points
-            yes = f"Yes, {name} {kind.went_out_word}"
-            no = f"No, {kind.cards_label.lower()}: {points} {kind.own_points_word}"
-            return TableStop(
-                seat, question=str(question), yes=yes, no=no, saved=tuple(saved)
-            ), saved
+            # Asked in the words its panel asks it in.
+            asked = HandPanel.entering(
+                round_, seat, None, entry, question=str(question), picker=False
+            ).asked
+            stop = TableStop(seat, str(question), asked["yes"], asked["no"], tuple(saved))
+            return stop, saved
         saved.append(seat)
     return None, saved
 
