@@ -11,6 +11,7 @@ from games.models import Entry, Hand, HandChange
 from tests.browser import (
     PHONE,
     RECORD_VIOLATIONS,
+    SAVE_SCREENSHOTS,
     panel_for,
     phone_context,
     saved_line,
@@ -119,7 +120,7 @@ def test_the_theme_follows_the_phones_setting(browser, live_server, member, make
             else:
                 assert lightness(background) > 0.9 and lightness(panel) > 0.95
                 assert lightness(ink) < 0.2
-            if viewport == PHONE:  # the other pages to look at, in each theme
+            if viewport == PHONE and SAVE_SCREENSHOTS:  # the other pages to look at, each theme
                 for name, url in (("game", f"/games/{game.pk}/"), ("group", "/group/")):
                     page.goto(url)
                     screenshot(page, f"theme-{scheme}-{size}-{name}", audit=False)
