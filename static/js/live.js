@@ -90,7 +90,9 @@
 
   async function ask() {
     pause();
-    if (document.hidden) return;
+    // Hidden or offline: asked once the page is seen or the phone back online (no failed ask,
+    // no back-off for a network the phone knows is gone).
+    if (document.hidden || navigator.onLine === false) return;
     if (asking || ownUnderWay) {
       again = true; // after this phone's own request (its save), whose answer the change may be
       return;
@@ -286,7 +288,11 @@
     answered();
   };
   document.addEventListener("visibilitychange", () => (document.hidden ? rest() : ask()));
-  window.addEventListener("online", () => ask());
+  // Back online: the asks that failed meanwhile said nothing of the server's pace.
+  window.addEventListener("online", () => {
+    behind = failures = 0;
+    ask();
+  });
   window.addEventListener("offline", rest);
   window.addEventListener("pageshow", (event) => event.persisted && ask());
 })();
