@@ -32,6 +32,11 @@ class NightTold:
 
     def headline(self) -> str:
         """Who won, in one line: the winners of the finished games, or who leads."""
+        return "; ".join(self.headlines())
+
+    def headlines(self) -> list[str]:
+        """Who won (or leads) each game played, a line a game; one line saying so while no
+        round is played."""
         parts = []
         for tale in self.tales:
             if not tale.rounds:
@@ -42,7 +47,7 @@ class NightTold:
                 verb = "lead"
             by = f" by {margin(tale)}" if len(firsts) == 1 and margin(tale) else ""
             parts.append(f"{' and '.join(firsts)} {verb} {tale.kind_def.name}{by}")
-        return "; ".join(parts) or "No rounds played yet"
+        return parts or ["No rounds played yet"]
 
     def described(self) -> str:
         """What the picture shows, in words (its alternative text and preview description):

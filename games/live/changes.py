@@ -92,6 +92,12 @@ def followed(game: Game) -> bool:
     return game.followed_until is not None and game.followed_until > timezone.now()
 
 
+def drawn_lately(followed_until) -> bool:
+    """A change of a game followed until `followed_until` may still be kept as drawn: the game
+    was followed within KEEP (a change drawn while it was is kept KEEP after)."""
+    return followed_until is not None and followed_until >= timezone.now() - KEEP
+
+
 def mark_followed(game_ids: list[int]) -> None:
     """Round pages' streams of these games are held here: their saves draw their changes for
     FOLLOWED_FOR from now (a hub marks them again before that while they stay)."""

@@ -14,7 +14,6 @@ from django.db.models import Count, Sum
 from django.http import HttpResponse
 from django.middleware.csrf import get_token
 from django.shortcuts import get_object_or_404, render
-from django.utils import timezone
 from django.utils.cache import get_conditional_response, patch_cache_control, patch_vary_headers
 from django.views.decorators.http import require_safe
 
@@ -30,7 +29,7 @@ from ..access import (
 from ..access.quick import quick_look
 from ..etags import game_etag, live_etag, night_etag, round_etag
 from ..history.shared import told
-from ..live.changes import KEEP, drawn, part_for
+from ..live.changes import drawn, drawn_lately, part_for
 from ..live.hub import game_token, night_token
 from ..live.streams import looks, open_stream
 from ..lookups import (
@@ -128,9 +127,8 @@ def _kept_change(request: TableRequest, row: dict, number: int) -> str | None:
     game_id, version = row["pk"], row["version"]
     if _seen_version(request) != version - 1:
         return None
-    followed_until = plain.value(Game, "followed_until", row["followed_until"])
-    if followed_until is None or followed_until < timezone.now() - KEEP:
-        return None  # (a change drawn while it was followed is kept KEEP after)
+    if not drawn_lately(plain.value(Game, "followed_until", row["followed_until"])):
+        return None
     change = drawn(game_id, version)
     if change is None or change[0] != number:
         return None

@@ -109,7 +109,7 @@ def shared_night(request: TableRequest, token):
         "picture_url": url,
         "preview": preview(request, night, night_told, url),
         # Each game's winner (or leader) in a line of its own, first names as on the picture.
-        "headlines": [line for line in night_told.headline().split("; ") if night_told.tales],
+        "headlines": night_told.headlines() if night_told.tales else [],
     }
     return render(request, "games/shared_night.html", context)
 
