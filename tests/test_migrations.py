@@ -4,11 +4,12 @@ the squashed migration. Player names become unique whatever their case, two name
 are reported for a person to settle, never merged silently, and each login stays the owner of
 its group."""
 
+from contextlib import contextmanager
+
 import pytest
 from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
 from django.db.migrations.loader import MigrationLoader
-from django.db.migrations.recorder import MigrationRecorder
 
 SQUASHED = ("games", "0001_squashed_0010_groups_games_and_undo")
 
@@ -27,17 +28,43 @@ def latest():
     return MigrationExecutor(connection).loader.graph.leaf_nodes()
 
 
+@contextmanager
+def empty_database(tmp_path, called):
+    """The tests' connection turned to an empty database of its own while in the block, the
+    apps but this one at their latest: walked forward from nothing, as a deployment made before
+    the squash was, instead of taking the shared test database back to the squash and up again
+    (Django renders the migration state for each migration a walk back undoes: most of these
+    tests' time)."""
+    settings = connection.settings_dict
+    shared = settings["NAME"]
+    if connection.vendor == "sqlite":
+        empty = str(tmp_path / f"{called}.sqlite3")
+    else:
+        empty = f"{shared}_{called}"
+        with connection.cursor() as cursor:
+            cursor.execute(f'DROP DATABASE IF EXISTS "{empty}"')
+            cursor.execute(f'CREATE DATABASE "{empty}"')
+    connection.close()
+    settings["NAME"] = empty
+    try:
+        migrate([leaf for leaf in latest() if leaf[0] != "games"])
+        yield
+    finally:
+        connection.close()
+        settings["NAME"] = shared
+        if connection.vendor != "sqlite":
+            with connection.cursor() as cursor:
+                cursor.execute(f'DROP DATABASE "{empty}"')
+
+
 @pytest.fixture
-def old_chain(transactional_db):
-    """The database taken back to the squashed migration and recorded as its old chain (as a
-    deployment made before the squash is), which the tests then walk."""
-    migrate([SQUASHED])
-    MigrationRecorder(connection).record_unapplied(*SQUASHED)
-    yield
-    migrate(latest())
+def walked(transactional_db, tmp_path):
+    """An empty database for the test to walk the migrations in."""
+    with empty_database(tmp_path, "walked"):
+        yield
 
 
-def test_names_that_differ_only_in_case_stop_the_migration_and_are_named(old_chain):
+def test_names_that_differ_only_in_case_stop_the_migration_and_are_named(walked):
     apps = migrate([("games", "0002_player_colours_and_change_names")], squashed=False)
     Group = apps.get_model("games", "Group")
     Player = apps.get_model("games", "Player")
@@ -54,7 +81,7 @@ def test_names_that_differ_only_in_case_stop_the_migration_and_are_named(old_cha
     assert sorted(names) == ["Ann", "Annie"]
 
 
-def test_each_existing_login_stays_the_owner_of_its_group(old_chain):
+def test_each_existing_login_stays_the_owner_of_its_group(walked):
     from django.contrib.auth.models import User
 
     apps = migrate([("games", "0004_game_version")], squashed=False)
@@ -77,7 +104,7 @@ def test_each_existing_login_stays_the_owner_of_its_group(old_chain):
     ]
 
 
-def test_a_database_of_the_old_chain_upgrades_to_the_latest_keeping_its_changes(old_chain):
+def test_a_database_of_the_old_chain_upgrades_to_the_latest_keeping_its_changes(walked):
     apps = migrate([("games", "0008_group_time_zone")], squashed=False)
 
     def model(name):
@@ -97,7 +124,7 @@ def test_a_database_of_the_old_chain_upgrades_to_the_latest_keeping_its_changes(
     assert (change.before, change.after, change.new_points) == ({}, {}, 4)
 
 
-def test_the_squashed_migration_makes_the_same_tables_as_the_old_chain(old_chain):
+def test_the_squashed_migration_makes_the_same_tables_as_the_old_chain(transactional_db, tmp_path):
     def columns():
         with connection.cursor() as cursor:
             tables = [t for t in connection.introspection.table_names(cursor) if "games_" in t]
@@ -109,7 +136,9 @@ def test_the_squashed_migration_makes_the_same_tables_as_the_old_chain(old_chain
                 for table in tables
             }
 
-    squashed = columns()
-    migrate([("games", None)], squashed=False)
-    migrate([("games", "0010_hand_change_round_and_seat_required")], squashed=False)
-    assert columns() == squashed
+    with empty_database(tmp_path, "squashed"):
+        migrate([SQUASHED])
+        squashed = columns()
+    with empty_database(tmp_path, "old_chain"):
+        migrate([("games", "0010_hand_change_round_and_seat_required")], squashed=False)
+        assert columns() == squashed
