@@ -128,12 +128,12 @@ CLOSE_CHANGES = """async () => {
 }"""
 
 
-def misaligned(page, name) -> list[str]:
+def misaligned(found_controls, name) -> list[str]:
     """Each radio and checkbox shown that is off its label's first line or touches its words."""
     return [
         f"{name}: {found['what']} {found['off']:+.1f}px off its label's first line, "
         f"{found['gap']:.1f}px from its words"
-        for found in page.evaluate(ALIGNMENT)
+        for found in found_controls
         if abs(found["off"]) > ALIGNED or found["gap"] < GAP
     ]
 
@@ -147,19 +147,27 @@ def changes_fetched_once(page, name) -> list[str]:
     return [] if asked == 1 else [f"{name}: the changes were asked for {asked} times, not once"]
 
 
+# The page's width, its top bar's height, its small targets and its controls against their
+# labels, in one call (each call is a round trip through Playwright's driver).
+LOOK = f"""(tappable) => ({{
+  overflow: document.documentElement.scrollWidth - window.innerWidth,
+  bar: document.querySelector("header.topbar").getBoundingClientRect().height,
+  small: ({SMALL_TARGETS})(tappable),
+  alignment: ({ALIGNMENT})(),
+}})"""
+
+
 def check_page(page, name) -> list[str]:
     """What is wrong with the page for a thumb at 360 px, in words."""
     problems = []
-    overflow = page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
-    if overflow > 0:
-        problems.append(f"{name}: scrolls sideways by {overflow}px")
-    bar = page.locator("header.topbar").bounding_box()
-    if bar["height"] > 56:
-        problems.append(f"{name}: the top bar wraps ({bar['height']}px high)")
-    small = page.evaluate(SMALL_TARGETS, TAPPABLE)
-    if small:
-        problems.append(f"{name}: targets under {TAP}x{TAP}px: {small}")
-    return problems + misaligned(page, name)
+    look = page.evaluate(LOOK, TAPPABLE)
+    if look["overflow"] > 0:
+        problems.append(f"{name}: scrolls sideways by {look['overflow']}px")
+    if look["bar"] > 56:
+        problems.append(f"{name}: the top bar wraps ({look['bar']}px high)")
+    if look["small"]:
+        problems.append(f"{name}: targets under {TAP}x{TAP}px: {look['small']}")
+    return problems + misaligned(look["alignment"], name)
 
 
 def each_game_chosen(page) -> list[str]:
