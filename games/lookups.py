@@ -5,7 +5,7 @@ from dataclasses import dataclass
 from functools import cache
 
 from django.db import connection
-from django.db.models import Exists, Max, OuterRef, Q, Subquery
+from django.db.models import Q
 from django.http import Http404
 from django.shortcuts import get_object_or_404
 
@@ -222,24 +222,32 @@ class RoundState:
 
 
 def round_state(game_id: int, number: int) -> RoundState:
-    """The round (404 if there is none) as its game's current version left it, in four
-    queries: the round with its game, its seats and hands, its changes and how many."""
-    later = Round.objects.filter(
-        SHOWN_LATER, game_id=OuterRef("game_id"), number__gt=OuterRef("number")
-    )
-    round_ = get_object_or_404(
-        Round.objects.select_related("game__night", "dealer__player").annotate(later=Exists(later)),
-        game_id=game_id,
-        number=number,
-    )
+    """The round (404 if there is none) as its game's current version left it: the round with
+    its game, night and dealer, whether a later round is shown and how many changes it has, in
+    one query; its seats and hands; its changes. Plain SQL, written once per database: the ORM
+    spent longer building these queries than the database spent answering them, and every
+    phone of a table asks for the round's summary after each save."""
+    found = plain.fetch_all(_round_sql(connection.vendor), [game_id, number])
+    if not found:
+        raise Http404("No such round")
+    row = found[0]
+    round_, end = plain.instance(Round, row)
+    game, end = plain.instance(Game, row, end)
+    night, end = plain.instance(GameNight, row, end)
+    dealer, end = plain.instance(Seat, row, end)
+    player, end = plain.instance(Player, row, end)
+    is_later, changes_count = row[end], row[end + 1]
+    game.night, dealer.player = night, player
+    round_.game, round_.dealer = game, dealer
+    round_.later = bool(is_later)
     table = round_.table()
     seats = {seat.pk: seat for seat in table.seats}
     # Only each seat's latest change (its game version says whether a phone has seen it) and
     # the save an undo would take back: a round's history grows with every save, this does not.
-    of_round = HandChange.objects.filter(round=round_)
-    latest = of_round.values("seat_id").annotate(latest=Max("pk")).values("latest")
-    undoable = of_round.filter(undo=False, undone_at=None).values("pk")[:1]
-    changes = list(of_round.filter(Q(pk__in=latest) | Q(pk=Subquery(undoable))))  # latest first
+    changes = [  # latest first
+        plain.instance(HandChange, row)[0]
+        for row in plain.fetch_all(_changes_sql(connection.vendor), [round_.pk] * 3 + [False])
+    ]
     last_save = next((c for c in changes if not c.undo and c.undone_at is None), None)
     last_undo = changes[0] if changes and changes[0].undo else None
     for change in (last_save, last_undo):
@@ -251,8 +259,54 @@ def round_state(game_id: int, number: int) -> RoundState:
         last_save,
         not round_.later,
         [(change.seat_id, change.game_version) for change in changes],
-        of_round.count(),
+        changes_count,
         last_undo,
+    )
+
+
+@cache
+def _round_sql(vendor: str) -> str:
+    """`round_state`'s round: its game, night, dealer and the dealer's player, whether a later
+    round is shown (SHOWN_LATER: any while the game is in play, once it is finished one with a
+    hand entered), and how many changes it has."""
+    r, g, n, s, p, h, c = Round, Game, GameNight, Seat, Player, Hand, HandChange
+    return (
+        f"SELECT {plain.columns(r, 'r')}, {plain.columns(g, 'g')}, {plain.columns(n, 'n')}, "
+        f"{plain.columns(s, 's')}, {plain.columns(p, 'p')}, "
+        f"EXISTS (SELECT 1 FROM {plain.table(r)} lr "
+        f"INNER JOIN {plain.table(g)} lg ON lr.{plain.col(r, 'game')} = lg.{plain.col(g, 'id')} "
+        f"LEFT OUTER JOIN {plain.table(h)} lh ON lh.{plain.col(h, 'round')} = "
+        f"lr.{plain.col(r, 'id')} "
+        f"WHERE (lg.{plain.col(g, 'finished_at')} IS NULL OR lh.{plain.col(h, 'id')} IS NOT NULL) "
+        f"AND lr.{plain.col(r, 'game')} = r.{plain.col(r, 'game')} "
+        f"AND lr.{plain.col(r, 'number')} > r.{plain.col(r, 'number')}), "
+        f"(SELECT COUNT(*) FROM {plain.table(c)} cc "
+        f"WHERE cc.{plain.col(c, 'round')} = r.{plain.col(r, 'id')}) "
+        f"FROM {plain.table(r)} r "
+        f"INNER JOIN {plain.table(g)} g ON r.{plain.col(r, 'game')} = g.{plain.col(g, 'id')} "
+        f"INNER JOIN {plain.table(n)} n ON g.{plain.col(g, 'night')} = n.{plain.col(n, 'id')} "
+        f"INNER JOIN {plain.table(s)} s ON r.{plain.col(r, 'dealer')} = s.{plain.col(s, 'id')} "
+        f"INNER JOIN {plain.table(p)} p ON s.{plain.col(s, 'player')} = p.{plain.col(p, 'id')} "
+        f"WHERE r.{plain.col(r, 'game')} = %s AND r.{plain.col(r, 'number')} = %s"
+    )
+
+
+@cache
+def _changes_sql(vendor: str) -> str:
+    """`round_state`'s changes of a round, latest first: each seat's latest, and the latest
+    save not undone (what Undo would take back)."""
+    c = HandChange
+    cid, round_col = plain.col(c, "id"), plain.col(c, "round")
+    at = plain.col(c, "changed_at")
+    return (
+        f"SELECT {plain.columns(c, 'c')} FROM {plain.table(c)} c "
+        f"WHERE c.{round_col} = %s AND ("
+        f"c.{cid} IN (SELECT MAX(u.{cid}) FROM {plain.table(c)} u WHERE u.{round_col} = %s "
+        f"GROUP BY u.{plain.col(c, 'seat')}) "
+        f"OR c.{cid} = (SELECT u.{cid} FROM {plain.table(c)} u WHERE u.{round_col} = %s "
+        f"AND u.{plain.col(c, 'undo')} = %s AND u.{plain.col(c, 'undone_at')} IS NULL "
+        f"ORDER BY u.{at} DESC, u.{cid} DESC LIMIT 1)) "
+        f"ORDER BY c.{at} DESC, c.{cid} DESC"
     )
 
 
