@@ -1,5 +1,7 @@
 """The history pages on a phone, with the demo data a newcomer would see."""
 
+import re
+
 import pytest
 from django.core.management import call_command
 from playwright.sync_api import expect
@@ -28,6 +30,10 @@ def test_history_pages_on_a_phone(phone, live_server):
     played = Game.objects.values_list("kind", flat=True).first()  # one the demo holds
     page.get_by_label("Game", exact=True).select_option(played)
     page.get_by_role("button", name="Search").click()
+    # The search is a page of its own: its address holds the game asked for once it has come
+    # (read before, the old page may be going away under the read, on a busy machine).
+    expect(page).to_have_url(re.compile(rf"[?&]kind={played}(&|$)"))
+    expect(page.get_by_label("Game", exact=True)).to_have_value(played)
     screenshot(page, "history-nights-rummy", audit=False)
 
     page.locator(".night h2 a").first.click()
