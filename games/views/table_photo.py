@@ -31,13 +31,12 @@ ANSWERS = (engine.WENT_OUT, engine.CARDS)
 @dataclass(frozen=True)
 class TableStop:
     """Where saving every hand stopped: the hand refused (why) or asked about (the question,
-    its two answers' words), and the hands saved before it."""
+    its two answers' words)."""
 
     seat: object  # games.models.Seat
     question: str | None = None
     yes: str = ""
     no: str = ""
-    saved: tuple = ()
     error: str | None = None
 
 
@@ -72,21 +71,21 @@ def _table_photo(request: TableRequest, game_id, number):
 def table_move(request: TableRequest, game_id, number):
     """One tap on a table photo's reading: its hands as the page carries them, moved."""
     round_, seats, problem = _playing(request, game_id, number)
-    game, table, stop = round_.game, None, None
+    game, table, stop, saved = round_.game, None, None, ()
     if problem is None:
         kind, rules = game.kind_def, game.engine_rules
         move = request.POST.get("move", "")
         try:
             table = carried(request.POST, seats, kind, rules, round_.number)
             if move.split(":")[0] == SAVE:
-                stop, saved = _save_every_hand(request, round_, seats, table, move)
+                saved, stop = _save_every_hand(request, round_, seats, table, move)
                 if stop is None:
                     return _every_hand_saved(request, round_, table, saved)
             else:
                 table = moved(table, move, kind, rules, round_.number)
         except TableMoveError as refusal:
             table, problem = None, str(refusal)
-    return _answer(request, round_, table, problem, stop)
+    return _answer(request, round_, table, problem, stop, saved)
 
 
 def _answered(move: str) -> tuple[int | None, str | None]:
@@ -101,7 +100,7 @@ def _answered(move: str) -> tuple[int | None, str | None]:
 
 def _save_every_hand(request: TableRequest, round_, seats, table, move):
     """Each hand of the reading not saved yet, saved as its own Save saves it, in the table's
-    order; (where it stopped or None, the seats saved). A hand saved meanwhile on another phone
+    order; (the seats saved, where it stopped or None). A hand saved meanwhile on another phone
     keeps that save; a hand with no card read is left to its panel."""
     seat_answered, outcome_answered = _answered(move)
     game, saved = round_.game, []
@@ -124,16 +123,15 @@ def _save_every_hand(request: TableRequest, round_, seats, table, move):
         except Conflict:
             continue  # saved on another phone since the page was drawn: that save stands
         except Refused as refusal:
-            return TableStop(seat, error=str(refusal), saved=tuple(saved)), saved
+            return tuple(saved), TableStop(seat, error=str(refusal))
         except Question as question:
             # Asked in the words its panel asks it in.
             asked = HandPanel.entering(
                 round_, seat, None, entry, question=str(question), picker=False
             ).asked
-            stop = TableStop(seat, str(question), asked["yes"], asked["no"], tuple(saved))
-            return stop, saved
+            return tuple(saved), TableStop(seat, str(question), asked["yes"], asked["no"])
         saved.append(seat)
-    return None, saved
+    return tuple(saved), None
 
 
 def _every_hand_saved(request: TableRequest, round_, table, saved) -> HttpResponse:
@@ -168,12 +166,13 @@ def _refused(round_, seats) -> str | None:
     return None
 
 
-def _answer(request: TableRequest, round_, table, problem, stop: TableStop | None = None):
+def _answer(request: TableRequest, round_, table, problem, stop: TableStop | None = None, saved=()):
     status = 422 if problem or (stop and stop.error) else 200
     game = round_.game
     if request.htmx:
         context = {"game": game, "kind": game.kind_def, "round": round_}
-        context |= {"table": table, "table_problem": problem, "table_stop": stop}
+        context |= {"table": table, "table_problem": problem}
+        context |= {"table_stop": stop, "table_saved": saved}
         return render(request, "games/table_photo.html#table-answer", context, status=status)
     # Without JavaScript: the round page, each hand's panel holding what the photo shows (but
     # the hands saved since: their lines), a refusal in its hand's panel too.
@@ -183,7 +182,7 @@ def _answer(request: TableRequest, round_, table, problem, stop: TableStop | Non
         for held in table.hands:
             seat, reading = held.seat, held.reading
             hand = hands.get(seat.pk)
-            if stop is not None and seat in stop.saved:
+            if seat in saved:
                 continue
             entry = Entry(engine.CARDS, " ".join(reading.cards), None, hand.version if hand else 0)
             error = stop.error if stop is not None and stop.seat == seat else None
@@ -191,7 +190,7 @@ def _answer(request: TableRequest, round_, table, problem, stop: TableStop | Non
                 round_, seat, hand, entry, reading=reading, error=error
             )
     context = round_context(round_, panels=panels) | {"table": table, "table_problem": problem}
-    context["table_stop"] = stop
+    context |= {"table_stop": stop, "table_saved": saved}
     if table is not None:
         context["photographer"] = table.hands[0].seat.pk
     return render(request, "games/round.html", context, status=status)
