@@ -174,6 +174,7 @@ class Phone:
         self.asking = False
         self.again = False  # the stream spoke while asking: ask once more
         self.posting = False  # its save under way
+        self.held: list[bytes] = []  # changes its stream carried while its save was under way
         self.posts = 0  # its posts answered (scoring, saves), as live.js counts them
         self.posts_at_etag = 0  # ... when the state it shows (etag) was set
         self.made_version = 0  # the latest game version its own saves made (X-Game-Version)
@@ -365,7 +366,12 @@ async def follow(phone: Phone, tally: Tally, stop: float) -> None:
                         took = time.perf_counter() - opened
                         tally.count("stream", Answer(status, {}, "", took, 0, 0))
                         first = False
-                    if b"event: ping" in event or carried(phone, event):
+                    if b"event: ping" in event:
+                        continue
+                    if b"event: change" in event and phone.posting and not phone.asking:
+                        phone.held.append(event)  # taken up when the save is answered
+                        continue
+                    if carried(phone, event):
                         continue
                     # Word of a change: asked within SPREAD, as live.js does.
                     asyncio.get_running_loop().call_later(
@@ -422,13 +428,18 @@ async def enter_hand(phone: Phone, tally: Tally, rng: random.Random, per_tap: bo
         phone.posting = False
         phone.posts += 1
     tally.count("save", answer, expected=(200, 409))
+    made = answer.headers.get("x-game-version", ["0"])[0]
+    if made.isdigit():
+        phone.made_version = max(phone.made_version, int(made))
     if answer.status == 200 and phone.table is not None:
         # Each save is one version of the game; a table's saves seldom cross (one in ~4 s).
         phone.table.version += 1
         phone.table.sent[phone.table.version] = (phone, sent)
-    made = answer.headers.get("x-game-version", ["0"])[0]
-    if made.isdigit():
-        phone.made_version = max(phone.made_version, int(made))
+    # The changes heard meanwhile, in order, as live.js takes them up: each carried if it
+    # follows on from what the phone shows; the first that does not is asked about.
+    held, phone.held = phone.held, []
+    if held and (phone.asking or not all(carried(phone, event) for event in held)):
+        asyncio.create_task(ask(phone, tally))
     version = re.search(r'name="version" value="(\d+)"', answer.body)
     if answer.status == 200:
         phone.version += 1

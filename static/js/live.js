@@ -27,7 +27,10 @@
 //   is. [data-live-reload]: when its key changes (a game finished or reopened elsewhere), the
 //   page is drawn again; drafts are kept on the phone.
 // - An answer drawn while this phone had a post of its own under way (a save) may be older than
-//   what that post shows: it is dropped and asked again; word of a change that comes while a
+//   what that post shows: it is dropped and asked again. A change the stream carries while a
+//   post is under way (most often that very save's, heard at its commit before its answer
+//   arrives) is held, and swapped in once the post is answered if it follows on from what the
+//   page shows and is not older than the post's own version; any other word that comes while a
 //   post is under way is asked about once the post is answered.
 // - A hand's line swapped in as saved closes that hand's panel (entry.js), unless the hand is
 //   being entered on this phone (a draft, chosen cards, a save under way).
@@ -52,6 +55,7 @@
   let polling = true; // until the stream's first event
   let asking = false;
   let again = false; // word of a change came while asking
+  let held = []; // changes the stream carried while this phone's own post was under way
   let failures = 0;
   let ownRequests = 0; // htmx requests of this phone, ended since the page loaded
   let ownUnderWay = 0;
@@ -234,7 +238,13 @@
         if (wasPolling) pause();
         return;
       }
-      if (event.detail.type === "change" && carried(event.detail.data)) return;
+      if (event.detail.type === "change") {
+        if (ownUnderWay && !asking) {
+          held.push(event.detail.data); // taken up when the post is answered
+          return;
+        }
+        if (carried(event.detail.data)) return;
+      }
       // A change, the state on (re)opening, or the end of this phone's access. Every phone of
       // the table hears of a save at the same moment: each asks within SPREAD of it, not all
       // in the same few milliseconds.
@@ -268,7 +278,13 @@
     ownRequests += 1;
     const made = Number(event.detail.xhr?.getResponseHeader("X-Game-Version"));
     if (made > ownVersion) ownVersion = made;
-    if (again && !ownUnderWay && !asking) ask();
+    if (ownUnderWay) return;
+    // The changes heard meanwhile, in order: each swapped in if it follows on from what the page
+    // shows; the first that does not (and any after it) is asked about instead.
+    const changes = held;
+    held = [];
+    if (changes.length && (asking || !changes.every(carried))) again = true;
+    if (again && !asking) ask();
   });
   // With a stream, the word of this phone's own save brings the round's summary like any
   // other change: the summary is not asked for a second time. Should that word not come within
