@@ -71,7 +71,7 @@
   };
   document.addEventListener("click", (event) => {
     const button = event.target instanceof Element && event.target.closest("[data-save-every-hand]");
-    const reading = button && button.closest("[data-table-reading]");
+    const reading = button?.closest("[data-table-reading]");
     if (!reading) return;
     waiting = panelsOf(reading).map(([, section]) => section).filter((section) => section.hasAttribute("data-draft"));
     if (waiting.length) saveNext();
