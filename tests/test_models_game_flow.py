@@ -1,11 +1,15 @@
 """The game's flow on its models: starting, saving, opening the next round and finishing all
 happen in the save, the same way for views, importer, demo data and tests."""
 
+from datetime import timedelta
+from functools import partial
+
 import pytest
 from django.db import IntegrityError, transaction
+from django.utils import timezone
 
 from games.engine import DROP, POINTS, WENT_OUT
-from games.models import Entry, Game, Player, Refused
+from games.models import Entry, Game, Group, Player, Refused
 
 pytestmark = pytest.mark.django_db
 
@@ -88,3 +92,28 @@ def test_player_names_are_unique_in_a_group_whatever_their_case(member):
     Player.objects.create(group=group, name="Ann")
     with pytest.raises(IntegrityError), transaction.atomic():
         Player.objects.create(group=group, name="ANN")
+
+
+def test_a_game_for_today_joins_tonights_night_not_one_entered_just_now_for_another_date(member):
+    """Games of an earlier night written up after the fact, then tonight's first game: tonight
+    is a night of its own. The evening's games after midnight still join the night they
+    started on (yesterday's date)."""
+    group = member.memberships.first().group
+    today = timezone.localdate()
+    start = partial(Game.objects.start, group=group, kind="three-thirteen", rules={})
+    last_week = start(players=["Ann", "Bob"], date=today - timedelta(days=6))
+    tonight = start(players=["Ann", "Bob"])
+    assert last_week.night.date == today - timedelta(days=6)
+    assert tonight.night.date == today and tonight.night_id != last_week.night_id
+    assert start(players=["Ann", "Cid"]).night_id == tonight.night_id
+
+    # Started yesterday evening, played on past midnight: the next game joins that night.
+    other = Group.objects.create(name="Night owls")
+    evening = partial(Game.objects.start, group=other, kind="three-thirteen", rules={})
+    yesterday = evening(
+        players=["Ann", "Bob"],
+        date=today - timedelta(days=1),
+        created_at=timezone.now() - timedelta(hours=2),
+    )
+    after_midnight = evening(players=["Ann", "Bob"])
+    assert after_midnight.night_id == yesterday.night_id

@@ -26,11 +26,16 @@ SAME_EVENING = timedelta(hours=8)
 class GameNightQuerySet(models.QuerySet):
     def for_new_game(self, group, date) -> "GameNight":
         """The game night a new game joins: the one whose last game started within the same
-        evening (past midnight included) when the game is for today, else the group's night
-        of that date, or a new one."""
+        evening (past midnight included: a night of today or of yesterday) when the game is
+        for today, else the group's night of that date, or a new one. A game entered just now
+        for an earlier date (last week's, written up after the fact) is not tonight's night."""
         if date == timezone.localdate():
             recent = (
-                Game.objects.filter(group=group, created_at__gte=timezone.now() - SAME_EVENING)
+                Game.objects.filter(
+                    group=group,
+                    created_at__gte=timezone.now() - SAME_EVENING,
+                    night__date__range=(date - timedelta(days=1), date),
+                )
                 .select_related("night")
                 .order_by("-created_at")
                 .first()
