@@ -182,3 +182,18 @@ def test_a_game_finished_before_any_round_sets_no_record_and_no_rating():
     empty = told("three-thirteen", [], (1, 2))
     assert records.records_set([empty]) == []
     assert rate([empty]) == {}
+
+
+def test_a_penalty_is_told_by_what_counted_not_by_a_wild_card_in_a_meld():
+    # Round 2 of Three Thirteen (4s wild): Ann melds 7C 8C with 4H standing in, KD counts 10.
+    tale = told(
+        "three-thirteen",
+        [
+            [(1, "went_out", 0), (2, "cards", 5), (3, "cards", 3)],
+            [(1, "cards", 10, "4H 7C 8C KD"), (2, "went_out", 0), (3, "cards", 2)],
+        ],
+    )
+    assert texts(tale)["penalty"] == (
+        "Biggest penalty: Ann's 10 points in round 2: cards left unmelded.",
+        2,
+    )

@@ -270,3 +270,27 @@ def test_a_member_removed_after_the_link_was_made_sees_nothing_by_it(night_game,
         response = client.get(url)
         assert response.status_code == 404, url
         assert "Ann" not in without_tokens(response.content.decode())
+
+
+def test_cards_in_the_story_are_shown_as_faces_as_on_the_round_page(signed_in, member, make_game):
+    # Round 1, 3s wild: Bob's 3D cannot meld with KS QD and is left over.
+    left_over = {"Ann": Entry("went_out", "5H 6H 7H"), "Bob": Entry("cards", "3D KS QD")}
+    game = play(make_game(member, names=("Ann", "Bob")), left_over)
+    night = signed_in.get(f"/nights/{game.night_id}/").content.decode()
+    story = night[night.index('id="night-story"') :][:4000]
+    assert "Biggest penalty: Bob" in story
+    assert "3D" not in story and 'aria-label="3 of diamonds"' in story
+    bob = game.seats.get(player__name="Bob").player
+    player = signed_in.get(f"/players/{bob.pk}/").content.decode()
+    worst = player[player.index("Worst hand") :][:1500]
+    assert "3D" not in worst and 'aria-label="3 of diamonds"' in worst
+
+
+def test_cards_in_plain_text_are_printed_as_on_their_corners():
+    from games.engine.cards import cards_as_printed
+
+    assert cards_as_printed("7C is wild but left over: it counts 0") == (
+        "7♣ is wild but left over: it counts 0"
+    )
+    assert cards_as_printed("QS stands for 10C; JK; 10X") == "Q♠ stands for 10♣; JK; 10★"
+    assert cards_as_printed("type it like 7H or 10S") == "type it like 7H or 10S"

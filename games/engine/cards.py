@@ -103,6 +103,28 @@ def parse_hand(text: str) -> list[Card]:
     return [parse_card(token) for token in tokens]
 
 
+# A card in canonical notation inside a message ("KS (King of spades) is held 3 times",
+# "5H 8C cannot be placed"), with the name the engine may give after it. Examples of what to
+# type ("like 7H or 10S") and quoted tokens that are not cards stay text.
+CARD_IN_TEXT = re.compile(
+    r'(?<![\w"])(?<!\blike )(?<!\bor )(10[CDHSX]|[2-9AJQK][CDHSX]|JK)(?![\w"])(?: \([^)]*\))?'
+)
+
+
+def cards_as_printed(message: str) -> str:
+    """A message with each card in it as its corner prints it ("7♣", "Q♥", "JK"), not its
+    notation: for plain text (a picture, a preview) where a face cannot be drawn."""
+
+    def printed(found: re.Match) -> str:
+        try:
+            card = parse_card(found.group(1))
+        except CardError:
+            return found.group(0)
+        return card.label + card.symbol
+
+    return CARD_IN_TEXT.sub(printed, message)
+
+
 def format_cards(cards) -> str:
     """The canonical notation: "AS 10H QD JK"."""
     return " ".join(str(card) for card in cards)

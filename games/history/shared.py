@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from django.urls import reverse
 
 from ..access.shares import link_preview_games
+from ..engine.cards import cards_as_printed
 from ..models import GuestPass, Player
 from ..recent import Recent
 from . import picture
@@ -99,7 +100,9 @@ def picture_of(night, night_told: NightTold, theme: str) -> bytes:
     ]
     # The picture's story lines name players by their first names too.
     short = night_story(night_told.tales, names)
-    lines = [m.text for m in short if m.topic in ("best", "comeback", "decider")][:3]
+    lines = [cards_as_printed(m.text) for m in short if m.topic in ("best", "comeback", "decider")][
+        :3
+    ]
     title = f"Game night · {night.date:%A %-d %B %Y}"
     png = picture.draw_night(title, night_told.headline(), games, lines, theme)
     _PICTURES.put(key, png)

@@ -194,7 +194,18 @@ def why(tale: Tale, facts: RoundFacts, hand, names: dict) -> list[str]:
         (h.outcome, h.all_pure, names.get(h.player, "?")) for h in facts.hands if h is not hand
     )
     after = kind.hand_reasons(hand.outcome, count or 0, doubler, rules) if count else []
-    return list(reasons) + after or ["cards left unmelded"]
+    # Why the hand counts, not what its melds did: a wild card standing in a meld ("QS stands
+    # for 10C") counts nothing and is left out. Where what is left says nothing of the cards
+    # that counted (only wild cards left over, counting 0), it starts with them.
+    counted = [reason for reason in reasons if not _about_a_meld(reason)]
+    if not any(" is wild but left over" not in reason for reason in counted):
+        counted.insert(0, "cards left unmelded")
+    return counted + after
+
+
+def _about_a_meld(reason: str) -> bool:
+    """A reason that tells what a laid meld's wild card does (games.engine.wilds), not a count."""
+    return " stands for " in reason or reason.endswith(": a meld of wild cards only")
 
 
 def penalty_words(tale: Tale, facts: RoundFacts, hand, names: dict) -> str:

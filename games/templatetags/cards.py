@@ -1,11 +1,10 @@
-import re
 from functools import lru_cache
 
 from django import template
 from django.utils.html import escape, format_html
 from django.utils.safestring import mark_safe
 
-from games.engine.cards import Card, CardError, parse_card
+from games.engine.cards import CARD_IN_TEXT, Card, CardError, parse_card
 
 register = template.Library()
 
@@ -99,20 +98,12 @@ def _picker_button(card: Card, held: int, full: bool, wild: bool, limit: int):
     )
 
 
-# A card in canonical notation inside a message ("KS (King of spades) is held 3 times",
-# "5H 8C cannot be placed"), with the name the engine may give after it. Examples of what to
-# type ("like 7H or 10S") and quoted tokens that are not cards stay text.
-_CARD_IN_TEXT = re.compile(
-    r'(?<![\w"])(?<!\blike )(?<!\bor )(10[CDHSX]|[2-9AJQK][CDHSX]|JK)(?![\w"])(?: \([^)]*\))?'
-)
-
-
 @register.filter
 def card_text(message, wild_rank=None):
     """A message for the table with every card in it drawn as its face, not its notation."""
     message = str(message)
     parts, end = [], 0
-    for found in _CARD_IN_TEXT.finditer(message):
+    for found in CARD_IN_TEXT.finditer(message):
         try:
             card = parse_card(found.group(1))
         except CardError:
