@@ -5,6 +5,10 @@ from dataclasses import dataclass
 WIDTH, HEIGHT = 360, 200
 LEFT, RIGHT, TOP, BOTTOM = 36, 10, 10, 24
 SPREAD = 4  # px between lines of equal value (their dots, 7 px across, still show)
+# The axis labels' text (static/css/app.css: 11 px) is at most this wide a character, in the
+# chart's own units (its width is the phone's, 360): a label's width is reckoned from it.
+CHAR_WIDTH = 6.6
+LABEL_GAP = 8  # px at least between two labels of the axis
 
 
 @dataclass
@@ -63,7 +67,7 @@ def line_chart(series, labels, title: str) -> dict:
         if coords:
             points = " ".join(f"{a},{b}" for a, b in coords)
             lines.append(Line(name, colour, points, coords[-1]))
-    every = max(1, -(-len(labels) // 8))
+    ticks = _ticks(labels, x)
     return {
         "title": title,
         "width": WIDTH,
@@ -72,8 +76,37 @@ def line_chart(series, labels, title: str) -> dict:
         "grid": [
             {"y": y(v), "label": v} for v in ((bottom, 0, top) if bottom else (0, top // 2, top))
         ],
-        "ticks": [{"x": x(i), "label": label} for i, label in enumerate(labels) if i % every == 0],
+        "ticks": ticks,
         "left": LEFT,
         "right": WIDTH - RIGHT,
         "baseline": HEIGHT - BOTTOM,
     }
+
+
+def label_width(label: str) -> float:
+    return len(str(label)) * CHAR_WIDTH
+
+
+def _ticks(labels, x) -> list[dict]:
+    """The axis's labels: every so many points, as many as fit side by side without touching
+    (a date's label is wider than a round's number), each kept within the chart's width (one
+    at an end is drawn from its point inwards)."""
+    count = len(labels)
+    if not count:
+        return []
+    widest = max(label_width(label) for label in labels)
+    step = (x(count - 1) - x(0)) / (count - 1) if count > 1 else widest
+    every = max(1, -int(-(widest + LABEL_GAP) // step)) if step else 1
+    ticks, kept_to = [], None
+    for i in range(0, count, every):
+        at, width = x(i), label_width(labels[i])
+        anchor, left = "middle", at - width / 2
+        if at + width / 2 > WIDTH:
+            anchor, left = "end", at - width
+        elif left < 0:
+            anchor, left = "start", at
+        if kept_to is not None and left < kept_to + LABEL_GAP:
+            continue  # drawn inwards at the end, it would touch the label before
+        ticks.append({"x": at, "label": labels[i], "anchor": anchor})
+        kept_to = left + width
+    return ticks

@@ -41,7 +41,7 @@ def test_a_finished_nights_page_tells_its_story_with_links_to_the_rounds(signed_
     assert "The night's story" in page
     assert "Ann won Three Thirteen with 0 points" in page
     assert "Best hand: Ann went out in round 2 with all 4 cards melded (4s wild)." in page
-    assert f'href="/games/{night_game.pk}/rounds/2/">Best hand' in page
+    assert f'href="/games/{night_game.pk}/rounds/2/"><span>Best hand' in page
     assert f'href="/nights/{night_game.night_id}/share/"' in page
     assert f'property="og:image" content="http://testserver/nights/{night_game.night_id}/' in page
 
@@ -294,3 +294,26 @@ def test_cards_in_plain_text_are_printed_as_on_their_corners():
     )
     assert cards_as_printed("QS stands for 10C; JK; 10X") == "Q♠ stands for 10♣; JK; 10★"
     assert cards_as_printed("type it like 7H or 10S") == "type it like 7H or 10S"
+
+
+def test_a_players_best_game_is_their_best_place_then_their_fewest_points(
+    signed_in, member, make_game
+):
+    names = ("Ann", "Bob", "Cid")
+    # Bob wins on 25 points (60, 25, 40 over two rounds); later he is third on 22, fewer points.
+    won = play(
+        make_game(member, names=names),
+        {"Ann": Entry("points", "", 30), "Bob": Entry("went_out"), "Cid": Entry("points", "", 40)},
+        {"Ann": Entry("points", "", 30), "Bob": Entry("points", "", 25), "Cid": Entry("went_out")},
+    )
+    last = play(
+        make_game(member, names=names),
+        {"Ann": Entry("went_out"), "Bob": Entry("points", "", 22), "Cid": Entry("points", "", 5)},
+    )
+    bob = won.seats.get(player__name="Bob").player
+    page = signed_in.get(f"/players/{bob.pk}/").content.decode()
+    best = page[page.index("Best game:") :][:600]
+    assert f'href="{won.get_absolute_url()}"' in best.split("Worst game:")[0]
+    assert "(25 points, place 1)" in best.split("Worst game:")[0]
+    assert f'href="{last.get_absolute_url()}"' in best.split("Worst game:")[1]
+    assert "(22 points, place 3)" in best.split("Worst game:")[1]

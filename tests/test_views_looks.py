@@ -2,6 +2,8 @@
 does, a player with one game has one line for it, a chart's only point is off its axis, the
 pool limit shows only for pool play."""
 
+import itertools
+
 import pytest
 
 from games.charts import LEFT, WIDTH, line_chart
@@ -60,3 +62,23 @@ def test_the_score_table_names_a_wild_rank_by_round_only_where_it_changes(
     assert "jokers too" not in table.split("</table>")[0]  # said once, in the options
     three_thirteen = signed_in.get(f"/games/{finished.pk}/").content.decode()
     assert "<small>3s wild</small>" in three_thirteen
+
+
+def test_a_charts_date_labels_never_touch_and_stay_within_the_chart():
+    from games.charts import CHAR_WIDTH, LABEL_GAP
+
+    for count in (2, 3, 9, 10, 17, 30, 61):
+        labels = [f"{1 + i % 28} Nov 26" for i in range(count)]
+        chart = line_chart([("Ann", "#000", list(range(count)))], labels, "Ann's rating")
+        spans = []
+        for tick in chart["ticks"]:
+            width = len(tick["label"]) * CHAR_WIDTH
+            left = {"middle": tick["x"] - width / 2, "end": tick["x"] - width}.get(
+                tick["anchor"], tick["x"]
+            )
+            spans.append((left, left + width))
+        assert spans and spans[0][0] >= 0 and spans[-1][1] <= WIDTH, (count, spans)
+        for (_, right), (left, _) in itertools.pairwise(spans):
+            assert left >= right + LABEL_GAP, (count, spans)
+    rounds = line_chart([("Ann", "#000", list(range(11)))], [str(n) for n in range(1, 12)], "")
+    assert [tick["label"] for tick in rounds["ticks"]] == [str(n) for n in range(1, 12)]

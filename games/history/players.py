@@ -21,7 +21,7 @@ class PlayerKind:
 
 
 def _label(day) -> str:
-    return day.strftime("%d %b %y")
+    return f"{day.day} {day:%b %y}"
 
 
 def player_kinds(found: Kept, player, names: dict) -> dict[str, PlayerKind]:

@@ -184,12 +184,16 @@ def player_record(player: Player) -> Record:
         kind = result.kind
         record.played[kind] += 1
         record.won[kind] += result.place_of(player.pk) == 1
-        # Best and worst by points: the lowest total where low wins, the highest where high does.
+        # Best and worst by place, then by points: the lowest total where low wins, the highest
+        # where high does (a win is a better game than any fourth place, however few points).
         sign = -1 if result.kind_def.highest_wins else 1
-        total = sign * result.total_of(player.pk)
-        if kind not in record.best or total < sign * record.best[kind].total_of(player.pk):
+
+        def standing(game, sign=sign):
+            return (game.place_of(player.pk), sign * game.total_of(player.pk))
+
+        if kind not in record.best or standing(result) < standing(record.best[kind]):
             record.best[kind] = result
-        if kind not in record.worst or total > sign * record.worst[kind].total_of(player.pk):
+        if kind not in record.worst or standing(result) > standing(record.worst[kind]):
             record.worst[kind] = result
     sums: dict[str, list] = defaultdict(lambda: [0, 0])
     by_number: dict[tuple[str, int], list] = defaultdict(lambda: [0, 0])

@@ -204,7 +204,7 @@ def why(tale: Tale, facts: RoundFacts, hand, names: dict) -> list[str]:
 
 
 def _about_a_meld(reason: str) -> bool:
-    """A reason that tells what a laid meld's wild card does (games.engine.wilds), not a count."""
+    """A reason that tells what a laid meld's wild card does, not what the hand counts."""
     return " stands for " in reason or reason.endswith(": a meld of wild cards only")
 
 

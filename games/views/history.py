@@ -86,7 +86,7 @@ def player_page(request: TableRequest, player_id):
         chart = None
         if results:
             values = [r.total_of(player.pk) for r in results]
-            labels = [r.date.strftime("%d %b") for r in results]
+            labels = [f"{r.date.day} {r.date:%b}" for r in results]
             title = f"{player.name}'s totals in {kind.name}, game by game"
             chart = line_chart([(kind.name, player.colour, values)], labels, title)
         kinds.append(record.of_kind(kind, chart) | {"look": looks.get(kind.slug)})
