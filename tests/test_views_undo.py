@@ -38,6 +38,8 @@ def test_undo_restores_the_previous_version_and_records_it(signed_in, member, ma
     assert (undo.old_summary, undo.new_summary) == ("Cards left: KS QD 2C", "4 points entered")
     assert "undid the last save of <strong>Ann</strong>" in text
     assert "(undone)" in text
+    # The login's name as the changes and the saved lines write it, not capitalised.
+    assert f"↶ {member.username} undid the last save of Ann" in text
 
 
 def test_undoing_a_first_save_removes_the_hand_and_keeps_its_history(signed_in, member, make_game):
