@@ -317,3 +317,15 @@ def test_a_players_best_game_is_their_best_place_then_their_fewest_points(
     assert "(25 points, place 1)" in best.split("Worst game:")[0]
     assert f'href="{last.get_absolute_url()}"' in best.split("Worst game:")[1]
     assert "(22 points, place 3)" in best.split("Worst game:")[1]
+
+
+def test_the_year_in_review_lists_records_in_the_apps_order_of_games(
+    signed_in, night_game, member, make_game
+):
+    rummy = make_game(member, kind="rummy13", names=("Ann", "Bob"))
+    play(rummy, {"Ann": Entry("went_out"), "Bob": Entry("points", "", 40)})
+    year = night_game.night.date.year
+    page = signed_in.get(f"/group/year/{year}/").content.decode()
+    records = page[page.index("Records set in") :]
+    # Three Thirteen first, as on the records page and the new-game form, not by slug.
+    assert records.index("Three Thirteen") < records.index("13-card Rummy")

@@ -63,5 +63,8 @@ def review(kept: Kept, year: int) -> YearInReview:
     for record in kept.records_set:
         if record.tale.date.year == year:
             last[(record.kind, record.what)] = record
-    found.records = sorted(last.values(), key=lambda r: (r.kind, ORDER.index(r.what)))
+    kinds_in_order = list(engine.KINDS)  # the app's order of games, as the records page's
+    found.records = sorted(
+        last.values(), key=lambda r: (kinds_in_order.index(r.kind), ORDER.index(r.what))
+    )
     return found
