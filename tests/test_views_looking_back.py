@@ -329,3 +329,29 @@ def test_the_year_in_review_lists_records_in_the_apps_order_of_games(
     records = page[page.index("Records set in") :]
     # Three Thirteen first, as on the records page and the new-game form, not by slug.
     assert records.index("Three Thirteen") < records.index("13-card Rummy")
+
+
+def test_the_pictures_lines_name_their_game_and_a_long_headline_is_wrapped_not_cut(
+    signed_in, night_game, member, make_game, monkeypatch
+):
+    from games.history import picture
+
+    drawn = {}
+    real = picture.draw_night
+
+    def drawing(title, headline, games, lines, theme="light"):
+        drawn.update(headline=headline, lines=lines)
+        return real(title, headline, games, lines, theme)
+
+    monkeypatch.setattr(picture, "draw_night", drawing)
+    play(make_game(member, names=("Ann", "Bob")), ROUND_1)
+    assert signed_in.get(f"/nights/{night_game.night_id}/picture.png").status_code == 200
+    assert drawn["lines"] and all(line.startswith("Three Thirteen: ") for line in drawn["lines"])
+
+    from PIL import Image, ImageDraw
+
+    draw = ImageDraw.Draw(Image.new("RGB", (10, 10)))
+    headline = "; ".join(f"Ann{n} won Three Thirteen by {n} points" for n in range(10, 13))
+    rows = picture._wrapped(draw, headline, 1104, picture.font(26, True), 2)
+    assert rows is not None and len(rows) == 2 and " ".join(rows) == headline
+    assert all(draw.textlength(row, font=picture.font(26, True)) <= 1104 for row in rows)

@@ -51,6 +51,21 @@ def _fit(draw, text: str, width: int, face) -> str:
     return text + "…"
 
 
+def _wrapped(draw, text: str, width: int, face, most: int) -> list[str] | None:
+    """The text in at most `most` lines of `width` pixels, broken between words; None if it
+    takes more."""
+    lines: list[str] = []
+    for word in text.split(" "):
+        joined = f"{lines[-1]} {word}" if lines else word
+        if lines and draw.textlength(joined, font=face) <= width:
+            lines[-1] = joined
+        else:
+            lines.append(word)
+            if len(lines) > most:
+                return None
+    return lines
+
+
 def draw_night(
     title: str, headline: str, games: list[GameShown], lines: list[str], theme: str = "light"
 ) -> bytes:
@@ -60,12 +75,24 @@ def draw_night(
     draw = ImageDraw.Draw(image)
     draw.rectangle((0, 0, WIDTH, 124), fill=felt)
     draw.text((48, 20), "♠♥ " + _fit(draw, title, 1060, font(30)), font=font(30), fill=on_felt)
-    # The headline as large as fits, down to 32 px, then cut.
-    big = next(
-        (font(n, True) for n in (44, 38) if draw.textlength(headline, font=font(n, True)) <= 1104),
-        font(32, True),
+    # The headline as large as fits on one line, down to 32 px; longer (a night of several
+    # games), on two lines, as large as they fit (26 px down to 20); only then cut.
+    one_line = next(
+        (n for n in (44, 38, 32) if draw.textlength(headline, font=font(n, True)) <= WIDTH - 96),
+        None,
     )
-    draw.text((48, 60), _fit(draw, headline, WIDTH - 96, big), font=big, fill=on_felt)
+    if one_line is not None:
+        draw.text((48, 60), headline, font=font(one_line, True), fill=on_felt)
+    else:
+        for size in (26, 22, 20):
+            small = font(size, True)
+            rows = _wrapped(draw, headline, WIDTH - 96, small, 2)
+            if rows is not None:
+                break
+        rows = rows or (_wrapped(draw, headline, WIDTH - 96, small, 99) or [headline])[:2]
+        for row, part in enumerate(rows):
+            text = _fit(draw, part, WIDTH - 96, small)
+            draw.text((48, 58 + (size + 6) * row), text, font=small, fill=on_felt)
     shown = games[:3]
     columns = max(1, len(shown))
     rows_room = 6
@@ -100,11 +127,17 @@ def draw_night(
             draw.text((name_x, y), name, font=face, fill=ink)
             draw.text((left + box_w - 20 - points_w, y), points, font=bold, fill=ink)
     y = top + head_h + row_h * most + 32
+    # Each story line on up to two lines of the picture, as many as fit above its foot.
     for line in lines[:3]:
-        if y + 30 > HEIGHT - 12:
-            break
-        draw.text((48, y), _fit(draw, line, WIDTH - 96, font(26)), font=font(26), fill=muted)
-        y += 40
+        rows = _wrapped(draw, line, WIDTH - 96, font(26), 99) or [line]
+        for row, part in enumerate(rows[:2]):
+            if y + 30 > HEIGHT - 12:
+                break
+            cut = row == 1 and len(rows) > 2
+            text = _fit(draw, part + (" …" if cut else ""), WIDTH - 96, font(26))
+            draw.text((48, y), text, font=font(26), fill=muted)
+            y += 34
+        y += 10
     out = io.BytesIO()
     image.save(out, format="PNG", optimize=False, compress_level=3)
     return out.getvalue()

@@ -100,9 +100,13 @@ def picture_of(night, night_told: NightTold, theme: str) -> bytes:
     ]
     # The picture's story lines name players by their first names too.
     short = night_story(night_told.tales, names)
-    lines = [cards_as_printed(m.text) for m in short if m.topic in ("best", "comeback", "decider")][
-        :3
-    ]
+    # A night of several games names the game a line is of ("Gin Rummy: Best hand: …").
+    several = len({m.game_id for m in short}) > 1
+    lines = [
+        cards_as_printed(f"{m.game_name}: {m.text}" if several and m.game_name else m.text)
+        for m in short
+        if m.topic in ("best", "comeback", "decider")
+    ][:3]
     title = f"Game night · {night.date:%A %-d %B %Y}"
     png = picture.draw_night(title, night_told.headline(), games, lines, theme)
     _PICTURES.put(key, png)
