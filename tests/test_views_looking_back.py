@@ -312,11 +312,11 @@ def test_a_players_best_game_is_their_best_place_then_their_fewest_points(
     )
     bob = won.seats.get(player__name="Bob").player
     page = signed_in.get(f"/players/{bob.pk}/").content.decode()
-    best = page[page.index("Best game:") :][:600]
-    assert f'href="{won.get_absolute_url()}"' in best.split("Worst game:")[0]
-    assert "(25 points, place 1)" in best.split("Worst game:")[0]
-    assert f'href="{last.get_absolute_url()}"' in best.split("Worst game:")[1]
-    assert "(22 points, place 3)" in best.split("Worst game:")[1]
+    best = page[page.index("Best game</span>") :][:1500]
+    best_game, worst_game = best.split("Worst game</span>")[:2]
+    assert f'href="{won.get_absolute_url()}"' in best_game and "25 points, place 1" in best_game
+    assert f'href="{last.get_absolute_url()}"' in worst_game
+    assert "22 points, place 3" in worst_game
 
 
 def test_the_year_in_review_lists_records_in_the_apps_order_of_games(
