@@ -112,6 +112,19 @@ def test_a_refused_save_is_read_at_once_from_the_pinned_bar_and_a_complete_hand_
     expect(panel.locator(".count")).to_have_text("13 of 13 cards")
     # The hand is fixed: the refusal, about the hand as it was, is gone from the pinned bar.
     expect(refusal).to_have_count(0)
+    # A long press whose ending click lands on another card (taking a card out may move the
+    # picker under the finger) adds nothing there, and the next tap on the card is a tap.
+    king = panel.locator('button.pick[value="KS"]')
+    ace.dispatch_event("pointerdown")
+    expect(panel.locator(".count")).to_have_text("12 of 13 cards")
+    ace.dispatch_event("pointerup")
+    king.dispatch_event("click")
+    expect(panel.locator(".count")).to_have_text("12 of 13 cards")
+    expect(panel.locator('.chosen-card[value="KS"]')).to_have_count(0)
+    for event in ("pointerdown", "pointerup", "click"):
+        ace.dispatch_event(event)
+    expect(panel.locator(".count")).to_have_text("13 of 13 cards")
+    expect(ace).to_have_accessible_name("Add a second Ace of hearts")
     # Choosing an outcome moves nothing.
     where = "(picker) => picker.getBoundingClientRect().top + window.scrollY"
     picker = panel.locator(".picker").evaluate(where)

@@ -393,8 +393,11 @@
   const isSave = (detail) => detail.triggeringEvent?.type === "submit";
 
   // A long press on a chosen card in the picker takes one copy out, where the thumb is; the
-  // click that ends it adds nothing.
-  let held = null; // {pick, timer, done}
+  // click that ends it does nothing, wherever it lands: taking the card out may move the
+  // picker under the finger (a refusal about the hand as it was leaves the pinned bar), and
+  // the click then falls on another card. Any next press starts afresh.
+  const ENDING_CLICK = 1000; // ms after the finger is lifted: the click of that press
+  let held = null; // {pick, timer, done, lifted}
   const letGo = (event) => {
     if (!held || (event.type === "pointerleave" && event.target !== held.pick)) return;
     if (!held.done) {
@@ -402,17 +405,22 @@
       held = null;
     } else if (event.type === "pointercancel") {
       held = null; // no click follows
+    } else if (event.type === "pointerup") {
+      held.lifted = event.timeStamp;
     }
   };
   document.addEventListener("pointerdown", (event) => {
+    if (held && !held.done) clearTimeout(held.timer);
+    held = null;
     const pick = event.target instanceof Element && event.target.closest("form.hand-form button.pick");
     const panel = pick && panelOf(pick);
     if (!panel?.cards.includes(pick.value)) return;
-    if (held && !held.done) clearTimeout(held.timer);
     const press = { pick, done: false };
     press.timer = setTimeout(() => {
       press.done = true;
-      panel.untap(pick.value);
+      // The hand's panel as it is now: an answer (its scoring) may have been swapped in since.
+      const now = panelOf(document.getElementById(panel.section.id)) ?? panel;
+      now.untap(pick.value);
       navigator.vibrate?.(20);
     }, HOLD);
     held = press;
@@ -423,15 +431,23 @@
   });
 
   // Taps change the chosen cards here; the form is not sent for them.
+  // Caught first (the window, capturing), so that nothing under the finger acts on it.
+  window.addEventListener(
+    "click",
+    (event) => {
+      if (!held?.done) return;
+      const ending = held.lifted === undefined || event.timeStamp - held.lifted < ENDING_CLICK;
+      held = null;
+      if (!ending) return;
+      event.preventDefault(); // the end of a long press that took a card out
+      event.stopPropagation();
+    },
+    true,
+  );
   document.addEventListener("click", (event) => {
     const button = event.target instanceof Element && event.target.closest("form.hand-form button");
     const panel = button && panelOf(button);
     if (!panel) return;
-    if (held?.done && held.pick === button) {
-      held = null; // the end of a long press that took a card out
-      event.preventDefault();
-      return;
-    }
     if (button.name === "save" || button.name === "answer") panel.tappedSave = true;
     if (button.name === "answer") {
       // "Yes, they went out": the entry is that outcome from now on (its draft too).
