@@ -355,3 +355,17 @@ def test_the_pictures_lines_name_their_game_and_a_long_headline_is_wrapped_not_c
     rows = picture._wrapped(draw, headline, 1104, picture.font(26, True), 2)
     assert rows is not None and len(rows) == 2 and " ".join(rows) == headline
     assert all(draw.textlength(row, font=picture.font(26, True)) <= 1104 for row in rows)
+
+
+def test_a_game_finished_with_a_round_left_open_counts_its_hands_in_the_look_back(
+    signed_in, member, make_game
+):
+    # Round 2 left open with Bob's hand alone entered (AS 2D 5C 5D: 13 points): finished now,
+    # the score table counts it (22 + 13), and so do the picture, its preview and the story.
+    game = play(make_game(member, names=("Ann", "Bob")), ROUND_1, {"Bob": ROUND_2["Bob"]})
+    table = signed_in.get(f"/games/{game.pk}/").content.decode()
+    assert ">35<" in table.replace(" ", "").replace("\n", "")
+    night = signed_in.get(f"/nights/{game.night_id}/").content.decode()
+    preview = night[night.index('property="og:description"') :][:300]
+    assert "Bob 35" in preview
+    assert "Ann won Three Thirteen with 0 points, 35 ahead of Bob" in night

@@ -79,7 +79,7 @@ def test_the_player_page_counts_one_game_in_the_singular(signed_in, member, make
     game.finish()
     page = signed_in.get(f"/players/{bob.player_id}/").content.decode()
     assert "<strong>1</strong> game played" in page
-    assert "(1 point, place 2)" in page
+    assert ": 1 point, place 2<" in page
     ann_page = signed_in.get(f"/players/{ann.player_id}/").content.decode()
     assert "<strong>1</strong> round gone out" in ann_page
     history = signed_in.get(f"/games/{game.pk}/rounds/1/").content.decode()

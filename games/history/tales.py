@@ -6,6 +6,7 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from datetime import date, datetime
 
+from django.db.models import Q
 from django.urls import reverse
 
 from games import engine
@@ -34,7 +35,8 @@ class RoundFacts:
 
 @dataclass
 class Tale:
-    """A game as the look-back reads it: who played, each completed round, the final places."""
+    """A game as the look-back reads it: who played, each round counted (every completed one; of
+    a finished game, the one left open too), the final places."""
 
     game_id: int
     kind: str
@@ -138,7 +140,10 @@ def tales_of(games) -> dict[int, Tale]:
         tales[game_id].players.append(player)
     player_of = {seat: player for found in seats.values() for seat, _, player in found}
     rows: dict[int, list] = defaultdict(list)
-    hands = Hand.objects.filter(round__game_id__in=ids, round__completed_at__isnull=False).order_by(
+    # The completed rounds; and of a finished game, the hands of the round left open too, which
+    # count in its final standings as its score table counts them (Game.finish).
+    counted = Q(round__completed_at__isnull=False) | Q(round__game__finished_at__isnull=False)
+    hands = Hand.objects.filter(counted, round__game_id__in=ids).order_by(
         "round__number", "seat__position"
     )
     for game_id, number, result, seat, outcome, points, pure, cards, extra in hands.values_list(
