@@ -323,9 +323,22 @@
       mark.hidden = !state;
       line.hidden = !state;
       this.form.querySelector("[data-retry]").hidden = state !== "waiting";
+      // A save that could not go says so in the pinned bar too, where Save was tapped.
+      const waiting = this.form.querySelector("[data-bar-waiting]");
+      if (waiting) {
+        waiting.hidden = state !== "waiting";
+        waiting.textContent = state === "waiting" ? STATES.waiting[1] : "";
+      }
       if (!state) return;
       mark.className = `draft-state ${state}`;
       [mark.textContent, line.textContent] = STATES[state];
+    }
+
+    // Why a save waits, in the pinned bar and under the cards.
+    waitingBecause(text) {
+      this.form.querySelector("[data-send-state]").textContent = text;
+      const waiting = this.form.querySelector("[data-bar-waiting]");
+      if (waiting) waiting.textContent = text;
     }
 
     send() {
@@ -587,11 +600,11 @@
     if (!event.detail.successful && event.detail.xhr.status !== 409 && event.detail.xhr.status !== 422) {
       // No connection, a timeout or the server away: the save waits, and the server's check of
       // the version (and of an identical hand) makes a second sending harmless.
+      // Said in the pinned bar, where Save was tapped, and under the cards.
       panel.showState("waiting");
-      if (!event.detail.xhr.status) panel.say("No connection: the hand is kept on this phone and goes when the connection is back.");
       // The server answered but could not take it (503: a full disk, no connection left): its
       // message is shown above the form (app.js); this line must not blame the phone's network.
-      else panel.form.querySelector("[data-send-state]").textContent = REFUSED;
+      if (event.detail.xhr.status) panel.waitingBecause(REFUSED);
     }
   });
   // The page's panels start once htmx has taken the page in (so a kept save can be sent); a
