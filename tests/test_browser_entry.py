@@ -167,7 +167,9 @@ def test_offline_mid_hand_the_draft_and_the_save_survive(ann, ann_phone, make_ga
     expect(panel.locator("[data-send-state]")).to_contain_text("no connection")
     # Said where Save was tapped: in the pinned bar, on the screen.
     waiting = panel.locator(".save-bar [data-bar-waiting]")
-    expect(waiting).to_have_text(re.compile("^Not sent yet: no connection. It is kept on this phone"))
+    expect(waiting).to_have_text(
+        re.compile("^Not sent yet: no connection. It is kept on this phone")
+    )
     expect(waiting).to_be_in_viewport()
     expect(panel.get_by_role("button", name="Try again")).to_be_visible()
     screenshot(page, "entry-offline-waiting")

@@ -364,3 +364,28 @@ def test_the_round_page_shows_its_latest_changes_and_costs_the_same_however_long
     listed = everything.split('id="round-changes-list"')[1].split("</ul>")[0]
     assert listed.count("saved <strong>Bob</strong>") == SHOWN_CHANGES + 32
     assert 'id="round-changes" open' in everything and "All " not in listed
+
+
+def test_the_seat_a_phone_enters_for_is_kept_for_the_games_next_rounds(
+    signed_in, member, make_game
+):
+    game = make_game(member, names=("Ann", "Bob", "Cid"))
+    other = make_game(member, names=("Ann", "Bob"))
+    bob = game.seats.get(player__name="Bob")
+    picked = f'<option value="{bob.pk}" selected>Bob</option>'
+    first = signed_in.get(f"/games/{game.pk}/rounds/1/", {"seat": bob.pk})
+    assert picked in first.content.decode()
+    kept = first.cookies[f"entering_for_{game.pk}"]
+    assert kept.value == str(bob.pk) and kept["path"] == f"/games/{game.pk}/" and kept["httponly"]
+    # The next round (here the same page again, as "Next ›" opens it): Bob's hand first, open.
+    again = signed_in.get(f"/games/{game.pk}/rounds/1/").content.decode()
+    assert picked in again
+    ann = game.seats.get(player__name="Ann")
+    assert again.index(f'id="hand-{bob.pk}"') < again.index(f'id="hand-{ann.pk}"')
+    # Another game of the night is not this one's choice.
+    assert "selected>Bob" not in signed_in.get(f"/games/{other.pk}/rounds/1/").content.decode()
+    # "Everyone" forgets it; a seat of another game is no choice here.
+    signed_in.get(f"/games/{game.pk}/rounds/1/", {"seat": ""})
+    assert picked not in signed_in.get(f"/games/{game.pk}/rounds/1/").content.decode()
+    signed_in.cookies[f"entering_for_{game.pk}"] = str(other.seats.first().pk)
+    assert signed_in.get(f"/games/{game.pk}/rounds/1/").status_code == 200

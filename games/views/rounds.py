@@ -4,6 +4,7 @@ undo of its last save."""
 import re
 from dataclasses import replace
 
+from django.conf import settings
 from django.contrib import messages
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -49,19 +50,40 @@ def round_page(request: TableRequest, game_id, number):
     every_change = request.GET.get("changes") == "all"
     context = round_context(round_, all_changes=every_change)
     context["live_etag"] = round_etag(request, round_.game, number)
-    # "I'm entering for": a phone picks the one seat whose hand it enters; that panel opens.
-    # A guest's phone says so first, and one named for a player ("Bob's phone") starts on
-    # that player's hand.
-    entering_for = whole_number(request.GET.get("seat"))
+    # "I'm entering for": a phone picks the one seat whose hand it enters; that panel opens,
+    # in this round and the game's next ones (the choice kept on the phone, a cookie of the
+    # game's own, until "Everyone"). A guest's phone says so first, and one named for a player
+    # ("Bob's phone") starts on that player's hand.
+    chosen = "seat" in request.GET
+    kept = f"entering_for_{round_.game_id}"
+    entering_for = whole_number(request.GET.get("seat") if chosen else request.COOKIES.get(kept))
     if request.as_guest:
         context["choose_first"] = True
-        if "seat" not in request.GET:
+        if entering_for is None and not chosen:
             entering_for = _named_for(request.guest.device, context["panels"])
     if any(panel.seat.pk == entering_for for panel in context["panels"]):
         context["entering_for"] = entering_for
         context["panels"].sort(key=lambda panel: panel.seat.pk != entering_for)
     context["photographer"] = photographer(context["panels"], context.get("entering_for"))
-    return render(request, "games/round.html", context)
+    response = render(request, "games/round.html", context)
+    if chosen:
+        path = f"/games/{round_.game_id}/"
+        if context.get("entering_for"):
+            response.set_cookie(
+                kept,
+                str(entering_for),
+                max_age=SEAT_KEPT,
+                path=path,
+                secure=settings.SESSION_COOKIE_SECURE,
+                httponly=True,
+                samesite="Lax",
+            )
+        else:
+            response.delete_cookie(kept, path=path, samesite="Lax")
+    return response
+
+
+SEAT_KEPT = 12 * 3600  # s: an evening's games
 
 
 def _named_for(device: str, panels) -> int | None:
