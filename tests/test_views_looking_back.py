@@ -369,3 +369,19 @@ def test_a_game_finished_with_a_round_left_open_counts_its_hands_in_the_look_bac
     preview = night[night.index('property="og:description"') :][:300]
     assert "Bob 35" in preview
     assert "Ann won Three Thirteen with 0 points, 35 ahead of Bob" in night
+
+
+def test_nobody_leads_a_game_with_no_hand_entered(signed_in, member, make_game):
+    game = make_game(member, names=("Ann", "Bob"))
+    for page in (signed_in.get("/").content.decode(), signed_in.get("/nights/").content.decode()):
+        line = page[page.index('class="game-result"') :][:200]
+        assert "In play, no hand entered yet" in line and "leading" not in line
+    night = signed_in.get(f"/nights/{game.night_id}/").content.decode()
+    standings = night[night.index('class="standings-list"') :][:1500]
+    assert 'class="place">–<' in standings and "winner" not in standings
+    play(game, ROUND_1, finish=False)
+    home = signed_in.get("/").content.decode()
+    assert "In play, leading:" in home and "<strong>Ann</strong>" in home
+    night = signed_in.get(f"/nights/{game.night_id}/").content.decode()
+    standings = night[night.index('class="standings-list"') :][:1500]
+    assert 'class="winner"><span class="place">1<' in standings

@@ -7,7 +7,7 @@ work that grows with the data is done in Python over those rows.
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 
-from django.db.models import IntegerField, Sum, Value
+from django.db.models import Count, IntegerField, Sum, Value
 from django.db.models.functions import Coalesce
 
 from games import engine
@@ -24,8 +24,13 @@ class GameResult:
     totals: dict = field(default_factory=dict)
     places: list = field(default_factory=list)
 
+    entered: bool = False  # any hand of the game entered yet
+
     @property
     def winners(self) -> list[Seat]:
+        """Who won or leads; nobody leads a game with no hand entered yet."""
+        if not self.entered:
+            return []
         return [seat for place, seat, _ in self.places if place == 1]
 
     def place_of(self, player_id: int) -> int | None:
@@ -47,13 +52,17 @@ def game_results(games) -> list[GameResult]:
     seats = (
         Seat.objects.filter(game__in=games.values("pk"))
         .select_related("player")
-        .annotate(total=Coalesce(Sum("hands__points"), Value(0), output_field=IntegerField()))
+        .annotate(
+            total=Coalesce(Sum("hands__points"), Value(0), output_field=IntegerField()),
+            entered=Count("hands"),
+        )
         .order_by("game_id", "position")
     )
     for seat in seats:
         result = results[seat.game_id]
         result.seats.append(seat)
         result.totals[seat.pk] = seat.total
+        result.entered = result.entered or seat.entered > 0
     # Pool play places players by when they went out, and bonuses count the rounds each player
     # won, so those games need every round; for the others the total is enough (given as one
     # round, numbered 0).
