@@ -1,6 +1,8 @@
 """A guest's phone stays for the evening: once its game is finished it shows the final scores
 (never a login form), and it opens the next game of the same night with no new link."""
 
+import re
+
 import pytest
 from playwright.sync_api import expect
 
@@ -51,7 +53,11 @@ def test_a_guest_finishes_a_game_and_opens_the_next_of_the_night_without_a_new_l
         first.save_hand(ann, Entry("went_out", "5H 6H 7H"), member)
         first.save_hand(cid, Entry("points", "", 7), member)
         game.finish()
+        # The round page hears of it and is drawn again as finished (its live answer reloads
+        # it): only then is the score table opened, or the reload would take the click's place.
+        expect(page.locator("main")).to_contain_text("This game is finished", timeout=12_000)
         page.get_by_role("link", name="Score table").first.click()
+        expect(page).to_have_url(re.compile(rf"/games/{game.pk}/$"))
         expect(page.locator("main")).to_contain_text("This game is finished")
         expect(page.locator(".standings")).to_contain_text("Final standings")
         expect(page.get_by_label("Password")).to_have_count(0)
