@@ -178,3 +178,6 @@ def test_a_finished_rounds_page_points_on_to_the_nights_next_game_live(
     part = after.content.decode().split('id="round-next-game"')[1].split("</div>")[0]
     assert f'href="/games/{rematch.pk}/"' in part and "has started" in part
     assert "data-live-reload" not in part
+    # Said to a screen reader, and pinned under the top bar (static/css/app.css) however far
+    # down the finished round is being read.
+    assert 'class="pinned-notice" role="status"' in part
