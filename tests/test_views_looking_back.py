@@ -385,3 +385,36 @@ def test_nobody_leads_a_game_with_no_hand_entered(signed_in, member, make_game):
     night = signed_in.get(f"/nights/{game.night_id}/").content.decode()
     standings = night[night.index('class="standings-list"') :][:1500]
     assert 'class="winner"><span class="place">1<' in standings
+
+
+def test_a_player_named_like_a_card_is_not_drawn_as_one(signed_in, member, make_game):
+    # "JK" and "AS" are initials here: only the engine's cards are faces, and the picture
+    # prints only those as cards.
+    left_over = {"JK": Entry("went_out", "5H 6H 7H"), "AS": Entry("cards", "3D KS QD")}
+    game = play(make_game(member, names=("JK", "AS")), left_over)
+    night = signed_in.get(f"/nights/{game.night_id}/").content.decode()
+    story = night[night.index('id="night-story"') :][:4000]
+    assert "JK won Three Thirteen" in story and "Biggest penalty: AS" in story
+    assert 'aria-label="Joker' not in story and 'aria-label="Ace of spades' not in story
+    assert 'aria-label="3 of diamonds"' in story
+
+    from games.engine.cards import cards_as_printed, mark_cards
+
+    line = f"AS's 23 points in round 1: {mark_cards('3D is wild but left over: it counts 3')}"
+    assert (
+        cards_as_printed(line) == "AS's 23 points in round 1: 3♦ is wild but left over: it counts 3"
+    )
+
+
+def test_a_game_finished_with_no_hand_is_no_result_for_anybody(signed_in, member, make_game):
+    from games.history.results import leaderboard, player_record
+
+    empty = make_game(member, names=("Ann", "Bob"))
+    empty.finish()
+    group = member.memberships.first().group
+    assert leaderboard(group) == []
+    ann = empty.seats.get(player__name="Ann").player
+    assert player_record(ann).won.get("three-thirteen", 0) == 0
+    assert player_record(ann).results == []
+    year = signed_in.get(f"/group/year/{empty.night.date.year}/").content.decode()
+    assert "No finished games this year." in year

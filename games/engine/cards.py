@@ -111,9 +111,28 @@ CARD_IN_TEXT = re.compile(
 )
 
 
-def cards_as_printed(message: str) -> str:
+# A text that also holds words nobody checked for cards (a player's name: "JK", "AS") marks its
+# cards instead: "⟦7C⟧ is wild but left over". Only the marked ones are then cards.
+MARKED_CARD = re.compile(r"⟦(10[CDHSX]|[2-9AJQK][CDHSX]|JK)⟧")
+
+
+def mark_cards(message: str) -> str:
+    """The cards of an engine's message (which names no player) marked, to be joined with
+    words that may look like cards (names) and still be read right (`cards_in`)."""
+    return CARD_IN_TEXT.sub(lambda found: f"⟦{found.group(1)}⟧", message)
+
+
+def cards_in(message: str, marked: bool = False) -> re.Pattern:
+    """How to find the cards in `message`: its marked ones where it marks them (or where it is
+    `marked` text: the look-back's lines, whose names may look like cards), else every card's
+    notation."""
+    return MARKED_CARD if marked or "⟦" in message else CARD_IN_TEXT
+
+
+def cards_as_printed(message: str, marked: bool = False) -> str:
     """A message with each card in it as its corner prints it ("7♣", "Q♥", "JK"), not its
-    notation: for plain text (a picture, a preview) where a face cannot be drawn."""
+    notation: for plain text (a picture, a preview) where a face cannot be drawn. `marked`:
+    only the cards marked (`mark_cards`) are cards."""
 
     def printed(found: re.Match) -> str:
         try:
@@ -122,7 +141,7 @@ def cards_as_printed(message: str) -> str:
             return found.group(0)
         return card.label + card.symbol
 
-    return CARD_IN_TEXT.sub(printed, message)
+    return cards_in(message, marked).sub(printed, message)
 
 
 def format_cards(cards) -> str:

@@ -30,7 +30,7 @@ def player_kinds(found: Kept, player, names: dict) -> dict[str, PlayerKind]:
     worst_of: dict[str, tuple] = {}
     wins: dict[str, list] = {}
     for tale in found.in_order:
-        if player.pk not in tale.players or not tale.finished:
+        if player.pk not in tale.players or not tale.finished or not tale.rounds:
             continue
         slug = tale.kind
         kinds.setdefault(slug, PlayerKind())

@@ -132,7 +132,7 @@ def leaderboard(group, kind=None, start=None, end=None) -> list[LeaderboardRow]:
     players = Player.objects.filter(group=group).in_bulk()
     rows: dict[int, LeaderboardRow] = {}
     for tale in kept(group.pk).in_order:
-        if not tale.finished or (kind and tale.kind != kind):
+        if not tale.finished or not tale.rounds or (kind and tale.kind != kind):
             continue
         if (start and tale.date < start) or (end and tale.date > end):
             continue
@@ -188,7 +188,8 @@ def player_record(player: Player) -> Record:
     and the hands of every completed round)."""
     record = Record(player)
     tales = kept(player.group_id).in_order
-    record.results = [t for t in tales if t.finished and player.pk in t.players]
+    # Finished games with a hand counted: one finished with none is no result for anybody.
+    record.results = [t for t in tales if t.finished and t.rounds and player.pk in t.players]
     for result in record.results:
         kind = result.kind
         record.played[kind] += 1

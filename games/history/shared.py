@@ -103,7 +103,7 @@ def picture_of(night, night_told: NightTold, theme: str) -> bytes:
     # A night of several games names the game a line is of ("Gin Rummy: Best hand: …").
     several = len({m.game_id for m in short}) > 1
     lines = [
-        cards_as_printed(f"{m.game_name}: {m.text}" if several and m.game_name else m.text)
+        cards_as_printed(f"{m.game_name}: {m.text}" if several and m.game_name else m.text, True)
         for m in short
         if m.topic in ("best", "comeback", "decider")
     ][:3]

@@ -5,6 +5,7 @@ the words are the rules' own (the engine's reasons under a hand, its names of ou
 from dataclasses import dataclass
 
 from games import engine
+from games.engine.cards import mark_cards
 
 from .tales import RoundFacts, Tale
 
@@ -197,7 +198,8 @@ def why(tale: Tale, facts: RoundFacts, hand, names: dict) -> list[str]:
     # Why the hand counts, not what its melds did: a wild card standing in a meld ("QS stands
     # for 10C") counts nothing and is left out. Where what is left says nothing of the cards
     # that counted (only wild cards left over, counting 0), it starts with them.
-    counted = [reason for reason in reasons if not _about_a_meld(reason)]
+    # Its cards marked: the line joins them with players' names, which may look like cards.
+    counted = [mark_cards(reason) for reason in reasons if not _about_a_meld(reason)]
     if not any(" is wild but left over" not in reason for reason in counted):
         counted.insert(0, "cards left unmelded")
     return counted + after

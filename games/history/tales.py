@@ -59,6 +59,9 @@ class Tale:
 
     @property
     def winners(self) -> list[int]:
+        """Who won (or leads); nobody, in a game with no hand counted."""
+        if not self.rounds:
+            return []
         return [player for place, player, _ in self.places if place == 1]
 
     def place_of(self, player: int) -> int | None:

@@ -40,7 +40,7 @@ def review(kept: Kept, year: int) -> YearInReview:
     for tale in tales:
         nights.setdefault(tale.night_id, []).append(tale)
         kinds[tale.kind] += 1
-        if tale.finished:
+        if tale.finished and tale.rounds:  # one finished with no hand is no result
             found.finished += 1
             for player in tale.players:
                 played[player] += 1

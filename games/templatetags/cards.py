@@ -4,7 +4,7 @@ from django import template
 from django.utils.html import escape, format_html
 from django.utils.safestring import mark_safe
 
-from games.engine.cards import CARD_IN_TEXT, Card, CardError, parse_card
+from games.engine.cards import Card, CardError, cards_in, parse_card
 
 register = template.Library()
 
@@ -101,9 +101,19 @@ def _picker_button(card: Card, held: int, full: bool, wild: bool, limit: int):
 @register.filter
 def card_text(message, wild_rank=None):
     """A message for the table with every card in it drawn as its face, not its notation."""
-    message = str(message)
+    return _faces_in(str(message), cards_in(str(message)), wild_rank)
+
+
+@register.filter
+def told_cards(line):
+    """A line of the look-back (a story, a record, a player's hand) with its marked cards drawn
+    as faces: its players' names may look like cards ("JK", "AS") and stay words."""
+    return _faces_in(str(line), cards_in(str(line), marked=True), None)
+
+
+def _faces_in(message: str, pattern, wild_rank):
     parts, end = [], 0
-    for found in CARD_IN_TEXT.finditer(message):
+    for found in pattern.finditer(message):
         try:
             card = parse_card(found.group(1))
         except CardError:
