@@ -1,8 +1,9 @@
 """The game's flow on its models: starting, saving, opening the next round and finishing all
 happen in the save, the same way for views, importer, demo data and tests."""
 
-from datetime import timedelta
+from datetime import datetime, time, timedelta
 from functools import partial
+from unittest.mock import patch
 
 import pytest
 from django.db import IntegrityError, transaction
@@ -107,13 +108,25 @@ def test_a_game_for_today_joins_tonights_night_not_one_entered_just_now_for_anot
     assert tonight.night.date == today and tonight.night_id != last_week.night_id
     assert start(players=["Ann", "Cid"]).night_id == tonight.night_id
 
-    # Started yesterday evening, played on past midnight: the next game joins that night.
-    other = Group.objects.create(name="Night owls")
-    evening = partial(Game.objects.start, group=other, kind="three-thirteen", rules={})
-    yesterday = evening(
+    # Written up at 20:00 for yesterday, then tonight's first game: tonight is its own night.
+    evening = timezone.make_aware(datetime.combine(today, time(20, 0)))
+    writers = Group.objects.create(name="Writers")
+    write_up = partial(Game.objects.start, group=writers, kind="three-thirteen", rules={})
+    with patch.object(timezone, "now", lambda: evening):
+        yesterdays = write_up(players=["Ann", "Bob"], date=today - timedelta(days=1))
+        played = write_up(players=["Ann", "Bob"])
+    assert yesterdays.night.date == today - timedelta(days=1)
+    assert played.night.date == today and played.night_id != yesterdays.night_id
+
+    # Started yesterday at 22:30, played on past midnight: at 00:30 the next game joins it.
+    owls = Group.objects.create(name="Night owls")
+    late = partial(Game.objects.start, group=owls, kind="three-thirteen", rules={})
+    half_past = timezone.make_aware(datetime.combine(today, time(0, 30)))
+    before_midnight = late(
         players=["Ann", "Bob"],
         date=today - timedelta(days=1),
-        created_at=timezone.now() - timedelta(hours=2),
+        created_at=half_past - timedelta(hours=2),
     )
-    after_midnight = evening(players=["Ann", "Bob"])
-    assert after_midnight.night_id == yesterday.night_id
+    with patch.object(timezone, "now", lambda: half_past):
+        after_midnight = late(players=["Ann", "Bob"])
+    assert after_midnight.night_id == before_midnight.night_id

@@ -25,10 +25,11 @@ SAME_EVENING = timedelta(hours=8)
 
 class GameNightQuerySet(models.QuerySet):
     def for_new_game(self, group, date) -> "GameNight":
-        """The game night a new game joins: the one whose last game started within the same
-        evening (past midnight included: a night of today or of yesterday) when the game is
-        for today, else the group's night of that date, or a new one. A game entered just now
-        for an earlier date (last week's, written up after the fact) is not tonight's night."""
+        """The game night a new game joins: when the game is for today, the night being played
+        (one of its games started within the last SAME_EVENING): tonight's, or last night's
+        played on past midnight (a night of yesterday with a game started on its own date);
+        else the group's night of that date, or a new one. A game written up just now for an
+        earlier date (last week's, yesterday's) is no night being played."""
         if date == timezone.localdate():
             recent = (
                 Game.objects.filter(
@@ -38,10 +39,11 @@ class GameNightQuerySet(models.QuerySet):
                 )
                 .select_related("night")
                 .order_by("-created_at")
-                .first()
             )
-            if recent:
-                return recent.night
+            for game in recent[:20]:
+                night = game.night
+                if night.date == date or night.games.filter(created_at__date=night.date).exists():
+                    return night
         night = self.filter(group=group, date=date).first()
         return night or self.create(group=group, date=date)
 
