@@ -114,6 +114,7 @@ def test_a_save_heard_on_the_phones_own_stream_before_its_answer_is_not_asked_ab
     The change is held while the save is under way and swapped in after: no ask."""
     game, (ann, bob, _) = table
     round_url = f"/games/{game.pk}/rounds/1/"
+    ann.clock.install()  # the page's timers move on when told (the summary's fallback below)
     for page in (ann, bob):
         page.goto(round_url)
         following_by_stream(page)
@@ -143,6 +144,8 @@ def test_a_save_heard_on_the_phones_own_stream_before_its_answer_is_not_asked_ab
         expect(ann.locator("#save-said")).to_contain_text("Cid's hand saved")
         expect(panel_for(ann, "Cid").locator("summary")).to_contain_text("Cards left · 22")
         expect(ann.locator("#round-status")).to_contain_text("Still to enter: Ann, Bob.")
+        # Past the 2 s in which the page would ask for a summary whose word never came.
+        ann.clock.run_for(3_000)
         assert requests.count("GET", "/live/", session_of(ann)) == 0
         # The held change was taken up: the page shows the save's version, so the next save's
         # change (Bob's, from his phone) is carried by the stream too, still without an ask.

@@ -283,6 +283,9 @@
     // shows; the first that does not (and any after it) is asked about instead.
     const changes = held;
     held = [];
+    // The word of the save came before its answer: it counts as come now, so the summary the
+    // answer asks for (round-changed, below) is not asked for after all.
+    if (changes.length) lastWord = Date.now();
     if (changes.length && (asking || !changes.every(carried))) again = true;
     if (again && !asking) ask();
   });
