@@ -384,8 +384,9 @@ def test_the_seat_a_phone_enters_for_is_kept_for_the_games_next_rounds(
     assert again.index(f'id="hand-{bob.pk}"') < again.index(f'id="hand-{ann.pk}"')
     # Another game of the night is not this one's choice.
     assert "selected>Bob" not in signed_in.get(f"/games/{other.pk}/rounds/1/").content.decode()
-    # "Everyone" forgets it; a seat of another game is no choice here.
-    signed_in.get(f"/games/{game.pk}/rounds/1/", {"seat": ""})
+    # "Everyone" is kept too; a seat of another game is no choice here.
+    everyone = signed_in.get(f"/games/{game.pk}/rounds/1/", {"seat": ""})
+    assert everyone.cookies[f"entering_for_{game.pk}"].value == "everyone"
     assert picked not in signed_in.get(f"/games/{game.pk}/rounds/1/").content.decode()
     signed_in.cookies[f"entering_for_{game.pk}"] = str(other.seats.first().pk)
     assert signed_in.get(f"/games/{game.pk}/rounds/1/").status_code == 200

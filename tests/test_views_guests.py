@@ -161,3 +161,12 @@ def test_another_group_cannot_make_or_see_guest_links(client, game, guest_pass, 
     assert client.post(f"/games/{game.pk}/guests/").status_code == 404
     assert client.get(f"/games/{game.pk}/guests/{guest_pass.pk}/").status_code == 404
     assert GuestPass.objects.filter(game=game).count() == 1
+
+
+def test_a_guest_phone_named_for_a_player_keeps_everyone_once_chosen(guest, game):
+    bob = game.seats.get(player__name="Bob")
+    picked = f'<option value="{bob.pk}" selected>Bob</option>'
+    url = f"/games/{game.pk}/rounds/1/"
+    assert picked in guest.get(url).content.decode()  # "Bob's phone" starts on Bob's hand
+    guest.get(url, {"seat": ""})  # Everyone
+    assert picked not in guest.get(url).content.decode()

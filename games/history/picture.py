@@ -89,7 +89,9 @@ def draw_night(
             rows = _wrapped(draw, headline, WIDTH - 96, small, 2)
             if rows is not None:
                 break
-        rows = rows or (_wrapped(draw, headline, WIDTH - 96, small, 99) or [headline])[:2]
+        if rows is None:  # longer still (a night of many games): two lines, the second cut
+            rows = _wrapped(draw, headline, WIDTH - 96, small, 99) or [headline]
+            rows = rows[:1] + [" ".join(rows[1:])] if len(rows) > 1 else rows
         for row, part in enumerate(rows):
             text = _fit(draw, part, WIDTH - 96, small)
             draw.text((48, 58 + (size + 6) * row), text, font=small, fill=on_felt)

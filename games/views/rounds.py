@@ -8,6 +8,7 @@ from django.conf import settings
 from django.contrib import messages
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.views.decorators.csrf import csrf_exempt, csrf_protect
 from django.views.decorators.http import require_POST, require_safe
 
@@ -51,38 +52,35 @@ def round_page(request: TableRequest, game_id, number):
     context = round_context(round_, all_changes=every_change)
     context["live_etag"] = round_etag(request, round_.game, number)
     # "I'm entering for": a phone picks the one seat whose hand it enters; that panel opens,
-    # in this round and the game's next ones (the choice kept on the phone, a cookie of the
-    # game's own, until "Everyone"). A guest's phone says so first, and one named for a player
-    # ("Bob's phone") starts on that player's hand.
-    chosen = "seat" in request.GET
+    # in this round and the game's next ones (the choice, "Everyone" too, kept on the phone in
+    # a cookie of the game's own). A guest's phone says so first, and one named for a player
+    # ("Bob's phone") starts on that player's hand until it chooses.
     kept = f"entering_for_{round_.game_id}"
-    entering_for = whole_number(request.GET.get("seat") if chosen else request.COOKIES.get(kept))
+    chosen = request.GET["seat"] if "seat" in request.GET else request.COOKIES.get(kept)
+    entering_for = whole_number(chosen)
     if request.as_guest:
         context["choose_first"] = True
-        if entering_for is None and not chosen:
+        if chosen is None:
             entering_for = _named_for(request.guest.device, context["panels"])
     if any(panel.seat.pk == entering_for for panel in context["panels"]):
         context["entering_for"] = entering_for
         context["panels"].sort(key=lambda panel: panel.seat.pk != entering_for)
     context["photographer"] = photographer(context["panels"], context.get("entering_for"))
     response = render(request, "games/round.html", context)
-    if chosen:
-        path = f"/games/{round_.game_id}/"
-        if context.get("entering_for"):
-            response.set_cookie(
-                kept,
-                str(entering_for),
-                max_age=SEAT_KEPT,
-                path=path,
-                secure=settings.SESSION_COOKIE_SECURE,
-                httponly=True,
-                samesite="Lax",
-            )
-        else:
-            response.delete_cookie(kept, path=path, samesite="Lax")
+    if "seat" in request.GET:
+        response.set_cookie(
+            kept,
+            str(context.get("entering_for") or EVERYONE),
+            max_age=SEAT_KEPT,
+            path=reverse("game", args=[round_.game_id]),
+            secure=settings.SESSION_COOKIE_SECURE,
+            httponly=True,
+            samesite="Lax",
+        )
     return response
 
 
+EVERYONE = "everyone"  # the kept choice of no one seat
 SEAT_KEPT = 12 * 3600  # s: an evening's games
 
 
