@@ -5,7 +5,7 @@ from datetime import timedelta
 
 from django.conf import settings
 from django.db import models, transaction
-from django.db.models import Q
+from django.db.models import Exists, OuterRef, Q
 from django.urls import reverse
 from django.utils import timezone
 
@@ -31,19 +31,24 @@ class GameNightQuerySet(models.QuerySet):
         else the group's night of that date, or a new one. A game written up just now for an
         earlier date (last week's, yesterday's) is no night being played."""
         if date == timezone.localdate():
+            played_on_its_date = Exists(
+                Game.objects.filter(
+                    night=OuterRef("night"), created_at__date=OuterRef("night__date")
+                )
+            )
             recent = (
                 Game.objects.filter(
                     group=group,
                     created_at__gte=timezone.now() - SAME_EVENING,
                     night__date__range=(date - timedelta(days=1), date),
                 )
+                .filter(Q(night__date=date) | Q(played_on_its_date))
                 .select_related("night")
                 .order_by("-created_at")
+                .first()
             )
-            for game in recent[:20]:
-                night = game.night
-                if night.date == date or night.games.filter(created_at__date=night.date).exists():
-                    return night
+            if recent:
+                return recent.night
         night = self.filter(group=group, date=date).first()
         return night or self.create(group=group, date=date)
 
