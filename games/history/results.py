@@ -190,17 +190,17 @@ def player_record(player: Player) -> Record:
     tales = kept(player.group_id).in_order
     # Finished games with a hand counted: one finished with none is no result for anybody.
     record.results = [t for t in tales if t.finished and t.rounds and player.pk in t.players]
+
+    def standing(game):
+        """Best and worst by place, then by points: the lowest total where low wins, the highest
+        where high does (a win is a better game than any fourth place, however few points)."""
+        sign = -1 if game.kind_def.highest_wins else 1
+        return (game.place_of(player.pk), sign * game.total_of(player.pk))
+
     for result in record.results:
         kind = result.kind
         record.played[kind] += 1
         record.won[kind] += result.place_of(player.pk) == 1
-        # Best and worst by place, then by points: the lowest total where low wins, the highest
-        # where high does (a win is a better game than any fourth place, however few points).
-        sign = -1 if result.kind_def.highest_wins else 1
-
-        def standing(game, sign=sign):
-            return (game.place_of(player.pk), sign * game.total_of(player.pk))
-
         if kind not in record.best or standing(result) < standing(record.best[kind]):
             record.best[kind] = result
         if kind not in record.worst or standing(result) > standing(record.worst[kind]):
