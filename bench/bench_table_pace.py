@@ -138,6 +138,9 @@ class Client:
         if headers.get("content-encoding") == ["gzip"]:
             content = gzip.decompress(content)
         text = content.decode("utf-8", "replace")
+        # A refusal is answered 200 to the page's script, its own status in X-Refused (as the
+        # page reads it: games/answers.py).
+        status = int(headers.get("x-refused", [status])[0])
         return Answer(status, headers, text, took, len(data), len(head) + length)
 
 

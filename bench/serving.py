@@ -140,7 +140,9 @@ class Phone:
             self.connection.close()
             self.connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=30)
             return 599, time.perf_counter() - start
-        return response.status, time.perf_counter() - start
+        # A refusal is answered 200 to the page's script, its own status in X-Refused (as the
+        # page reads it: games/answers.py).
+        return int(response.getheader("X-Refused") or response.status), time.perf_counter() - start
 
 
 def race(calls) -> list[int]:

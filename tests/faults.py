@@ -311,18 +311,20 @@ class Phone:
         except (OSError, http.client.HTTPException):
             self.unanswered += 1
             return  # kept, sent again
-        if response.status == 200:
+        # A refusal is answered 200 to the page's script, its status in X-Refused.
+        status = int(response.getheader("X-Refused") or response.status)
+        if status == 200:
             self.version = int(response.getheader("X-Hand-Version"))
             self.acknowledged.append(entry)
             self.pending = None
-        elif response.status == 409:
+        elif status == 409:
             self.conflicts += 1
             found = re.search(r'name="version" value="(\d+)"', text)
             self.version = int(found.group(1)) if found else self.version
             self.pending = None
         else:
-            self.errors.append(response.status)
-            if response.status < 500:
+            self.errors.append(status)
+            if status < 500:
                 self.pending = None
 
 

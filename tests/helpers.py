@@ -10,6 +10,7 @@ from pathlib import Path
 
 from django.urls import get_resolver
 
+from games.answers import REFUSED
 from games.models import Game, GuestPass, Invitation, NightLink
 
 CSRF_TOKEN = re.compile(r'("X-CSRFToken": "|name="csrfmiddlewaretoken" value=")[A-Za-z0-9]+')
@@ -118,6 +119,16 @@ def save(client, game, number, seat, cards="", outcome="cards", version=0, htmx=
     data = {"outcome": outcome, "cards": cards, "save": "1", "version": version, **extra}
     headers = {"HTTP_HX_REQUEST": "true"} if htmx else {}
     return client.post(hand_url(game, number, seat), data, **headers)
+
+
+def status_of(response) -> int:
+    """An answer's status as its page reads it: a refusal answered to the page's script (htmx)
+    is 200 with the refusal's status in X-Refused (games/answers.py); a whole page keeps it."""
+    if REFUSED in response:
+        assert response.status_code == 200, response.status_code
+        assert response.wsgi_request.headers.get("HX-Request") == "true"
+        return int(response[REFUSED])
+    return response.status_code
 
 
 def hand_url(game, number, seat):

@@ -124,7 +124,10 @@ def send(port: int, session: str, method: str, path: str, fields: dict | None = 
         connection.request(method, path, urlencode(fields) if fields else None, headers)
         response = connection.getresponse()
         body = response.read().decode()
-        return Answer(response.status, {k.lower(): v for k, v in response.getheaders()}, body)
+        headers = {k.lower(): v for k, v in response.getheaders()}
+        # A refusal is answered 200 to the page's script, its own status in X-Refused (as the
+        # page reads it: games/answers.py).
+        return Answer(int(headers.get("x-refused", response.status)), headers, body)
     finally:
         connection.close()
 

@@ -11,7 +11,7 @@ from django.db import connections
 from django.test import Client
 
 from games.models import Game, Hand, HandChange, NightLink
-from tests.helpers import hand_url
+from tests.helpers import hand_url, status_of
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -51,7 +51,7 @@ def phones(user, count):
 
 def saver(client, game, number, seat, cards="", outcome="cards", version=0, points=""):
     data = {"outcome": outcome, "cards": cards, "points": points, "save": "1", "version": version}
-    return lambda: client.post(hand_url(game, number, seat), data, **HTMX).status_code
+    return lambda: status_of(client.post(hand_url(game, number, seat), data, **HTMX))
 
 
 def statuses(results):
@@ -211,7 +211,7 @@ def test_a_save_racing_finish_never_lands_in_a_finished_game(member, make_game):
         results = race(
             [
                 saver(clients[0], game, 1, ann, "KS QD 2C"),
-                lambda game=game: clients[1].post(f"/games/{game.pk}/finish/").status_code,
+                lambda game=game: status_of(clients[1].post(f"/games/{game.pk}/finish/")),
             ]
         )
         assert statuses(results) in ([200, 302], [302, 422])
@@ -236,7 +236,7 @@ def test_phones_undoing_the_same_save_at_once_undo_it_once(member, make_game):
     results = statuses(
         race(
             [
-                lambda client=client: client.post(url, {"change": offered}).status_code
+                lambda client=client: status_of(client.post(url, {"change": offered}))
                 for client in clients
             ]
         )
@@ -261,8 +261,8 @@ def test_an_undo_racing_a_save_leaves_the_round_as_one_after_the_other(member, m
         results = statuses(
             race(
                 [
-                    lambda url=f"/games/{game.pk}/rounds/1/undo/", undo=undo: (
-                        undoer.post(url, undo).status_code
+                    lambda url=f"/games/{game.pk}/rounds/1/undo/", undo=undo: status_of(
+                        undoer.post(url, undo)
                     ),
                     saver(saver_phone, game, 1, bob, outcome="points", points="7"),
                 ]
@@ -281,7 +281,7 @@ def test_phones_making_the_nights_link_at_once_make_one(member, make_game, count
     game = make_game(member)
     url = f"/nights/{game.night_id}/share/link/"
     makers = [
-        (lambda client=client: client.post(url, {"action": "make"}).status_code)
+        (lambda client=client: status_of(client.post(url, {"action": "make"})))
         for client in phones(member, count)
     ]
     assert statuses(race(makers)) == [302] * count

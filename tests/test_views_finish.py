@@ -8,7 +8,7 @@ import pytest
 from games import engine
 from games.engine import DROP, POINTS, WENT_OUT
 from games.models import Entry, Game, Hand
-from tests.helpers import save, seats, without_tokens
+from tests.helpers import save, seats, status_of, without_tokens
 
 pytestmark = pytest.mark.django_db
 
@@ -49,10 +49,10 @@ def test_a_finished_game_refuses_saves_with_the_reason(signed_in, member, make_g
     game.finish()
     for htmx in (False, True):
         response = save(signed_in, game, 1, bob, outcome="points", points="9", htmx=htmx)
-        assert response.status_code == 422
+        assert status_of(response) == 422
         assert "This game is finished: reopen it to change a hand" in response.content.decode()
     response = save(signed_in, game, 1, ann, outcome="points", points="1", version=1)
-    assert response.status_code == 422
+    assert status_of(response) == 422
     assert [(h.seat_id, h.points) for h in Hand.objects.all()] == [(ann.pk, 7)]
 
 
@@ -78,7 +78,7 @@ def test_reopening_makes_the_hands_changeable_again(signed_in, member, make_game
     signed_in.post(f"/games/{game.pk}/reopen/")
     game.refresh_from_db()
     assert game.finished_at is None
-    assert save(signed_in, game, 1, ann, outcome="points", points="3").status_code == 302
+    assert status_of(save(signed_in, game, 1, ann, outcome="points", points="3")) == 302
     assert Hand.objects.get().points == 3
 
 

@@ -4,7 +4,7 @@ from html import unescape
 import pytest
 
 from games.models import Game, GameNight, Hand, HandChange, Player
-from tests.helpers import hand_url, save, seats
+from tests.helpers import hand_url, save, seats, status_of
 
 pytestmark = pytest.mark.django_db
 
@@ -69,7 +69,7 @@ def test_a_hand_being_tapped_is_scored_in_its_preview_only(signed_in, member, ma
         url, {"outcome": "cards", "cards": "7h 5H 6H"}, HTTP_HX_REQUEST="true"
     )
     text = response.content.decode()
-    assert response.status_code == 200
+    assert status_of(response) == 200
     assert text.lstrip().startswith(f'<div class="preview" id="preview-{seat.pk}"')
     assert response["HX-Retarget"] == f"#preview-{seat.pk}"
     assert 'data-cards="7H 5H 6H"' in text  # what the server read, for the phone's chosen cards
@@ -101,10 +101,31 @@ def test_a_wrong_count_is_named_and_nothing_is_lost(signed_in, member, make_game
     game = make_game(member)
     response = save(signed_in, game, 1, seats(game)[0], "5H 6H 7H 8H")
     text = response.content.decode()
-    assert response.status_code == 422
+    assert status_of(response) == 422
     assert "4 cards chosen; this hand holds 3" in text
     assert 'value="5H 6H 7H 8H"' in text
     assert not Hand.objects.exists()
+
+
+def test_a_refusal_answers_the_pages_script_200_with_its_status_and_a_whole_page_its_status(
+    signed_in, member, make_game
+):
+    """A browser writes each 4xx answer a script receives into its console as an error: the
+    page's script (htmx) is answered 200, the refusal's status in X-Refused, and swaps the
+    refused panel in all the same; a page sent without JavaScript keeps the status."""
+    game = make_game(member)
+    ann, bob = seats(game)[:2]
+    scripted = save(signed_in, game, 1, ann, "5H 6H 7H 8H", htmx=True)
+    assert scripted.status_code == 200 and scripted["X-Refused"] == "422"
+    assert "4 cards chosen; this hand holds 3" in scripted.content.decode()
+    assert "X-Hand-Version" not in scripted  # the page's script reads: not saved
+    whole = save(signed_in, game, 1, ann, "5H 6H 7H 8H")
+    assert whole.status_code == 422 and "X-Refused" not in whole
+    saved = save(signed_in, game, 1, bob, "KS QD 2C", htmx=True)
+    assert saved.status_code == 200 and "X-Refused" not in saved and saved["X-Hand-Version"]
+    late = save(signed_in, game, 1, bob, "9S 9D 2C", htmx=True)  # read before the save above
+    assert late.status_code == 200 and late["X-Refused"] == "409"
+    assert not Hand.objects.filter(seat=ann).exists()
 
 
 def test_an_unknown_card_is_named(signed_in, member, make_game):
@@ -164,7 +185,7 @@ def test_a_double_submit_saves_once(signed_in, member, make_game):
     ann = seats(game)[0]
     first = save(signed_in, game, 1, ann, "KS QD 2C")
     second = save(signed_in, game, 1, ann, "KS QD 2C")
-    assert first.status_code == second.status_code == 302
+    assert status_of(first) == status_of(second) == 302
     assert Hand.objects.count() == 1
     assert HandChange.objects.count() == 1
 
@@ -177,7 +198,7 @@ def test_a_second_phone_is_shown_the_saved_hand_instead_of_overwriting(
     save(signed_in, game, 1, ann, "KS QD 2C")  # phone one
     response = save(signed_in, game, 1, ann, "9S 9D 2C", htmx=True)  # phone two loaded version 0
     text = response.content.decode()
-    assert response.status_code == 409
+    assert status_of(response) == 409
     assert "Saved from another phone" in text
     assert 'aria-label="King of spades"' in text.split("Saved from another phone")[1]
     assert 'value="9S 9D 2C"' in text  # the second phone's entry is kept
@@ -299,7 +320,7 @@ def test_a_save_from_the_page_answers_with_the_hands_line_and_cards_only(
     seat = seats(game)[1]
     response = save(signed_in, game, 1, seat, "KS QD 2C", htmx=True)
     text = response.content.decode()
-    assert response.status_code == 200
+    assert status_of(response) == 200
     assert response["HX-Reswap"] == "none" and response["HX-Trigger"] == "round-changed"
     assert response["X-Hand-Version"] == "1"
     assert response["X-Saved-Key"] == Hand.objects.get(seat=seat).entry_key
@@ -325,7 +346,7 @@ def test_the_page_is_told_which_stored_hand_an_entry_would_be(signed_in, member,
     assert unescape(other_key) != saved["X-Saved-Key"]
     # Sent again as it is (its answer lost on the way), it is no new change.
     again = save(signed_in, game, 1, seat, "2C KS QD", htmx=True)
-    assert again.status_code == 200 and HandChange.objects.filter(seat=seat).count() == 1
+    assert status_of(again) == 200 and HandChange.objects.filter(seat=seat).count() == 1
 
 
 def test_the_round_page_shows_its_latest_changes_and_costs_the_same_however_long_its_history(
@@ -389,4 +410,4 @@ def test_the_seat_a_phone_enters_for_is_kept_for_the_games_next_rounds(
     assert everyone.cookies[f"entering_for_{game.pk}"].value == "everyone"
     assert picked not in signed_in.get(f"/games/{game.pk}/rounds/1/").content.decode()
     signed_in.cookies[f"entering_for_{game.pk}"] = str(other.seats.first().pk)
-    assert signed_in.get(f"/games/{game.pk}/rounds/1/").status_code == 200
+    assert status_of(signed_in.get(f"/games/{game.pk}/rounds/1/")) == 200

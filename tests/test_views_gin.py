@@ -7,7 +7,7 @@ import pytest
 
 from games.history import leaderboard, player_record
 from games.models import Game, Round
-from tests.helpers import save, seats
+from tests.helpers import save, seats, status_of
 
 pytestmark = pytest.mark.database
 
@@ -54,7 +54,7 @@ def test_gin_is_for_two_players(signed_in):
     assert not Game.objects.exists()
     response = signed_in.post("/games/new/", {**form, "players": "Ann, Bob", "g_target": 150})
     game = Game.objects.get()
-    assert response.status_code == 302 and game.kind == "gin"
+    assert status_of(response) == 302 and game.kind == "gin"
     assert game.rules["target"] == 150 and game.rules["variant"] == "standard"
 
 
@@ -114,7 +114,7 @@ def test_an_illegal_knock_is_refused_and_the_cards_stay(signed_in, gin):
     ann, _ = seats(gin)
     response = knocked(signed_in, gin, 1, ann, "AS 2S 3S 4H 5H 6H 7D 8D KC QC", htmx=True)
     html = response.content.decode()
-    assert response.status_code == 422
+    assert status_of(response) == 422
     assert "Not a legal knock: 35 deadwood, and the knock limit is 10" in html
     assert 'value="AS 2S 3S 4H 5H 6H 7D 8D KC QC"' in html
     assert not gin.rounds.get(number=1).hands.exists()
@@ -124,7 +124,7 @@ def test_a_card_in_both_hands_is_refused_naming_it(signed_in, gin):
     ann, bob = seats(gin)
     knocked(signed_in, gin, 1, ann, KNOCK)
     response = save(signed_in, gin, 1, bob, "5H KS QS KD 2D 9S 7C 8D 8C 10C", htmx=True)
-    assert response.status_code == 422
+    assert status_of(response) == 422
     assert "5♥" in response.content.decode() or "5H" in response.content.decode()
     assert gin.rounds.get(number=1).hands.count() == 1
 
@@ -132,7 +132,7 @@ def test_a_card_in_both_hands_is_refused_naming_it(signed_in, gin):
 def test_big_gin_takes_eleven_cards(signed_in, gin):
     ann, bob = seats(gin)
     response = knocked(signed_in, gin, 1, ann, "AH 2H 3H 5S 5D 5C 9C 10C JC QC KC")
-    assert response.status_code == 302
+    assert status_of(response) == 302
     save(signed_in, gin, 1, bob, GIN_DEFENDER)
     assert points(gin, 1) == ([44 + 31, 0], "big_gin")
 
@@ -162,7 +162,7 @@ def test_oklahoma_needs_the_upcard_and_a_spade_doubles(signed_in, member, make_g
     ann, bob = seats(game)
     assert "First upcard" in page(signed_in, game, 1)
     response = knocked(signed_in, game, 1, ann, KNOCK, htmx=True)
-    assert response.status_code == 422
+    assert status_of(response) == 422
     assert "Oklahoma needs the first upcard" in response.content.decode()
     # An ace: gin only.
     response = knocked(signed_in, game, 1, ann, KNOCK, extra_upcard="AD", htmx=True)

@@ -16,7 +16,7 @@ from PIL import Image
 
 from games import vision
 from games.models import Game, GameNight, GuestPass, Hand
-from tests.helpers import seats
+from tests.helpers import seats, status_of
 
 pytestmark = pytest.mark.django_db
 
@@ -55,7 +55,7 @@ def test_the_cards_of_a_photo_come_back_for_the_panel_unsaved(signed_in, rummy):
     photo = fixture("hand.jpg")
     expected = vision.read_cards(photo)
     response = send(signed_in, rummy, seat, photo)
-    assert response.status_code == 200
+    assert status_of(response) == 200
     text = response.content.decode()
     shown = re.search(r'data-cards="([^"]*)"', text).group(1).split()
     assert sorted(shown) == sorted(reading.card for reading in expected)
@@ -89,7 +89,7 @@ def test_a_reading_says_how_many_cards_it_found_of_those_the_hand_holds(
 ):
     monkeypatch.setattr(vision, "read_cards", lambda data: readings(*cards.split()))
     response = send(signed_in, rummy, seats(rummy)[0], fixture("hand.jpg"))
-    assert response.status_code == 200
+    assert status_of(response) == 200
     assert said in response.content.decode()
 
 
@@ -117,7 +117,7 @@ def test_without_javascript_the_round_page_shows_the_panel_holding_the_photos_ca
     seat = seats(rummy)[0]
     photo = fixture("hand.jpg")
     response = send(signed_in, rummy, seat, photo, htmx=False)
-    assert response.status_code == 200
+    assert status_of(response) == 200
     text = response.content.decode()
     cards = " ".join(reading.card for reading in vision.read_cards(photo))
     assert f'name="cards" value="{cards}"' in text
@@ -165,7 +165,7 @@ def animated_gif() -> bytes:
 def test_a_file_the_reader_cannot_open_is_refused_by_name(signed_in, rummy, data, said):
     seat = seats(rummy)[0]
     response = send(signed_in, rummy, seat, data)
-    assert response.status_code == 422
+    assert status_of(response) == 422
     text = response.content.decode()
     assert said in text.lower() and "data-cards" not in text
 
@@ -183,7 +183,7 @@ def test_a_file_the_reader_cannot_open_is_refused_by_name(signed_in, rummy, data
 def test_odd_images_are_read_and_a_photo_without_cards_finds_none(signed_in, rummy, data):
     seat = seats(rummy)[0]
     response = send(signed_in, rummy, seat, data)
-    assert response.status_code == 200
+    assert status_of(response) == 200
     assert "No cards were found in this photo" in response.content.decode()
 
 
@@ -200,12 +200,12 @@ def test_a_huge_upload_is_refused_by_its_size_and_never_written(
     )
     seat = seats(rummy)[0]
     huge = send(signed_in, rummy, seat, b"\xff" * (30 * 2**20))
-    assert huge.status_code == 422
+    assert status_of(huge) == 422
     assert "too large" in huge.content.decode()
     # An upload under the limit but over Django's in-memory threshold stays in memory too.
     big = b"\x89PNG\r\n\x1a\n" + bytes(3 * 2**20)
     response = send(signed_in, rummy, seat, big)
-    assert response.status_code == 422
+    assert status_of(response) == 422
     assert list(tmp_path.iterdir()) == [] and written == []
     # The same upload elsewhere in Django would have gone to a temporary file.
     uploadedfile.TemporaryUploadedFile("photo.jpg", "image/jpeg", 3 * 2**20, None).close()
@@ -217,23 +217,23 @@ def test_a_photo_is_read_only_for_who_may_save_the_hand(rummy, member, make_memb
     photo = fixture("hand.jpg")
     stranger = Client()
     stranger.force_login(make_member("zed"))
-    assert send(stranger, rummy, seat, photo).status_code == 404
-    assert send(Client(), rummy, seat, photo).status_code == 302
+    assert status_of(send(stranger, rummy, seat, photo)) == 404
+    assert status_of(send(Client(), rummy, seat, photo)) == 302
     guest = Client()
     guest.post(GuestPass.objects.create(game=rummy).get_absolute_url(), {"device": "Bob's"})
-    assert send(guest, rummy, seat, photo).status_code == 200
+    assert status_of(send(guest, rummy, seat, photo)) == 200
     other = make_game(member, names=("Dee", "Eve"))
     # Another night's game (a guest's link lets it into the evening's later games only).
     night = GameNight.objects.create(group=other.group, date=date(2026, 1, 2))
     Game.objects.filter(pk=other.pk).update(night=night)
-    assert send(guest, other, seats(other)[0], photo).status_code in (302, 404)
+    assert status_of(send(guest, other, seats(other)[0], photo)) in (302, 404)
 
 
 def test_five_crowns_panels_have_no_photo_control(signed_in, member, make_game):
     crowns = make_game(member, kind="five-crowns")
     page = signed_in.get(f"/games/{crowns.pk}/rounds/1/").content.decode()
     assert "Read cards from a photo" not in page
-    assert send(signed_in, crowns, seats(crowns)[0], fixture("hand.jpg")).status_code == 422
+    assert status_of(send(signed_in, crowns, seats(crowns)[0], fixture("hand.jpg"))) == 422
     rummy = make_game(member, kind="rummy13", names=("Ann", "Bob"))
     page = signed_in.get(f"/games/{rummy.pk}/rounds/1/").content.decode()
     assert 'capture="environment"' in page and "Read cards from a photo" in page

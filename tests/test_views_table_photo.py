@@ -14,7 +14,7 @@ from django.test import Client
 
 from games import table_photos, vision
 from games.models import Game, GameNight, GuestPass, Hand
-from tests.helpers import save, seats
+from tests.helpers import save, seats, status_of
 
 pytestmark = pytest.mark.django_db
 
@@ -102,7 +102,7 @@ def test_every_hand_comes_back_for_its_panel_from_the_photographers_seat_round_t
     asked = reads(table_of(*DEALT))
     ann, bob, cid, dee = seats(rummy)
     response = send(signed_in, rummy, photographer=cid)
-    assert response.status_code == 200 and asked == [4]
+    assert status_of(response) == 200 and asked == [4]
     text = response.content.decode()
     # Nearest the camera is Cid's, then Dee's to Cid's left, then Ann's and Bob's.
     order = [cid, dee, ann, bob]
@@ -117,7 +117,7 @@ def test_every_hand_comes_back_for_its_panel_from_the_photographers_seat_round_t
 def test_the_page_offers_the_table_photo_from_the_first_seat_still_to_enter(signed_in, rummy):
     ann, bob, *_ = seats(rummy)
     assert (
-        save(signed_in, rummy, 1, ann, "AS 3H 5D 7C 9S JH KD 2C 4H 6D 8C 10S QH").status_code == 302
+        status_of(save(signed_in, rummy, 1, ann, "AS 3H 5D 7C 9S JH KD 2C 4H 6D 8C 10S QH")) == 302
     )
     page = signed_in.get(f"/games/{rummy.pk}/rounds/1/").content.decode()
     assert "Read the table from a photo" in page and 'capture="environment"' in page
@@ -134,7 +134,7 @@ def test_a_hand_given_to_the_wrong_seat_is_moved_with_one_tap(signed_in, rummy, 
     moved = signed_in.post(
         url(rummy, move=True), carried(text) | {"move": f"hand:{ann.pk}:{cid.pk}"}, **HTMX
     )
-    assert moved.status_code == 200
+    assert status_of(moved) == 200
     shown = hands_shown(moved.content.decode())
     assert shown[str(cid.pk)] == DEALT[0].split() and shown[str(ann.pk)] == DEALT[2].split()
     assert shown[str(bob.pk)] == DEALT[1].split()
@@ -219,7 +219,7 @@ def test_a_move_that_does_not_fit_the_reading_is_refused_by_name(signed_in, rumm
     text = send(signed_in, rummy, photographer=ann).content.decode()
     fields = carried(text) | {"move": move.format(ann=ann.pk, bob=bob.pk)}
     response = signed_in.post(url(rummy, move=True), fields, **HTMX)
-    assert response.status_code == 422
+    assert status_of(response) == 422
     assert "read the photo again" in response.content.decode()
 
 
@@ -240,7 +240,7 @@ def test_a_reading_changed_on_the_way_is_refused_not_a_500(signed_in, rummy, rea
     fields = carried(text) | {"move": f"hand:{ann.pk}:{bob.pk}"}
     fields |= {name.format(ann=ann.pk): value.format(ann=ann.pk) for name, value in change.items()}
     response = signed_in.post(url(rummy, move=True), fields, **HTMX)
-    assert response.status_code == 422
+    assert status_of(response) == 422
 
 
 def test_the_count_follows_each_game(signed_in, member, make_game, reads):
@@ -253,35 +253,35 @@ def test_the_count_follows_each_game(signed_in, member, make_game, reads):
     assert "Found 3 of the 10 or 11 cards this hand holds: 7 cards missing." in text
     asked = reads(table_of(*(["7H 8H 9H"] * 6)))
     six = make_game(member, names=("A", "B", "C", "D", "E", "F"))
-    assert send(signed_in, six).status_code == 200 and asked[-1] == 6
+    assert status_of(send(signed_in, six)) == 200 and asked[-1] == 6
 
 
 def test_a_bad_photo_is_refused_by_name_and_nothing_is_given(signed_in, rummy, reads):
     reads(table_of(*DEALT))
     response = send(signed_in, rummy, b"not a photo")
-    assert response.status_code == 422
+    assert status_of(response) == 422
     assert "data-table-hand" not in response.content.decode()
     none = signed_in.post(url(rummy), {}, **HTMX)
-    assert none.status_code == 422 and "Choose a photo of the table first" in none.content.decode()
+    assert status_of(none) == 422 and "Choose a photo of the table first" in none.content.decode()
     huge = send(signed_in, rummy, b"\xff" * (vision.MAX_BYTES + 2**17))
-    assert huge.status_code == 422 and "too large" in huge.content.decode()
+    assert status_of(huge) == 422 and "too large" in huge.content.decode()
 
 
 def test_a_real_photo_that_is_no_table_is_read_as_no_cards(signed_in, rummy):
     with open("tests/fixtures/vision/backs.jpg", "rb") as photo:
         response = send(signed_in, rummy, photo.read())
-    assert response.status_code == 200
+    assert status_of(response) == 200
     text = response.content.decode()
     assert text.count("No cards were found in this photo") == 2 * 4
     empty = send(signed_in, rummy, b"")
-    assert empty.status_code == 422 and "not a photo" in empty.content.decode()
+    assert status_of(empty) == 422 and "not a photo" in empty.content.decode()
 
 
 def test_without_javascript_the_round_page_shows_every_panel_filled(signed_in, rummy, reads):
     reads(table_of(*DEALT))
     ann, *_ = seats(rummy)
     response = send(signed_in, rummy, photographer=ann, htmx=False)
-    assert response.status_code == 200
+    assert status_of(response) == 200
     text = response.content.decode()
     for cards in DEALT:
         assert f'name="cards" value="{cards}"' in text
@@ -294,8 +294,8 @@ def test_a_table_photo_is_read_only_for_who_may_enter_the_rounds_hands(
     reads(table_of(*DEALT))
     stranger = Client()
     stranger.force_login(make_member("zed"))
-    assert send(stranger, rummy).status_code == 404
-    assert send(Client(), rummy).status_code == 302
+    assert status_of(send(stranger, rummy)) == 404
+    assert status_of(send(Client(), rummy)) == 302
     guest = Client()
     guest.post(GuestPass.objects.create(game=rummy).get_absolute_url(), {"device": "Bob's"})
     shown = hands_shown(send(guest, rummy).content.decode())
@@ -303,9 +303,9 @@ def test_a_table_photo_is_read_only_for_who_may_enter_the_rounds_hands(
     other = make_game(member, names=("Eve", "Fay"))
     night = GameNight.objects.create(group=other.group, date=date(2026, 1, 2))
     Game.objects.filter(pk=other.pk).update(night=night)
-    assert send(guest, other).status_code in (302, 404)
+    assert status_of(send(guest, other)) in (302, 404)
     move = {"photographer": seats(other)[0].pk, "move": "hand:1:2"}
-    assert guest.post(url(other, move=True), move).status_code in (302, 404)
+    assert status_of(guest.post(url(other, move=True), move)) in (302, 404)
 
 
 def test_a_finished_game_or_a_deck_the_reader_cannot_read_is_refused(
@@ -317,10 +317,10 @@ def test_a_finished_game_or_a_deck_the_reader_cannot_read_is_refused(
         "Read the table from a photo"
         not in signed_in.get(f"/games/{crowns.pk}/rounds/1/").content.decode()
     )
-    assert send(signed_in, crowns).status_code == 422
+    assert status_of(send(signed_in, crowns)) == 422
     Game.objects.filter(pk=rummy.pk).update(finished_at="2026-01-01T00:00Z")
     response = send(signed_in, rummy)
-    assert response.status_code == 422 and "finished" in response.content.decode()
+    assert status_of(response) == 422 and "finished" in response.content.decode()
 
 
 def test_a_table_photo_is_never_written(signed_in, rummy, reads, settings, tmp_path, monkeypatch):
@@ -332,7 +332,7 @@ def test_a_table_photo_is_never_written(signed_in, rummy, reads, settings, tmp_p
     )
     # Over Django's in-memory threshold, under the reader's limit: kept in memory all the same.
     response = send(signed_in, rummy, b"\x89PNG\r\n\x1a\n" + bytes(3 * 2**20))
-    assert response.status_code == 200 and "data-table-hand" in response.content.decode()
+    assert status_of(response) == 200 and "data-table-hand" in response.content.decode()
     assert list(tmp_path.iterdir()) == [] and written == []
 
 
@@ -341,7 +341,7 @@ def test_a_table_of_more_hands_than_the_reader_groups_is_told_so(signed_in, memb
     page = signed_in.get(f"/games/{seven.pk}/rounds/1/").content.decode()
     assert "Read the table from a photo" not in page and "Read cards from a photo" in page
     response = send(signed_in, seven)
-    assert response.status_code == 422
+    assert status_of(response) == 422
     assert "A table photo is read into 2 to 6 hands, not 7." in response.content.decode()
 
 
@@ -356,14 +356,14 @@ def test_without_javascript_save_every_hand_saves_the_reading_asking_what_a_save
     # Every hand is a 13-card sequence: Ann's, the first, is asked about, nothing saved yet.
     asked = signed_in.post(url(rummy, move=True), carried(page) | {"move": "save"})
     text = asked.content.decode()
-    assert asked.status_code == 200 and not Hand.objects.exists()
+    assert status_of(asked) == 200 and not Hand.objects.exists()
     assert "Ann's hand is not saved yet: Did Ann declare?" in text
     assert f'value="save:{ann.pk}:went_out"' in text and "Yes, Ann declared" in text
     # Answered: Ann declared, and the others (no winner left to be) saved as their cards.
     done = signed_in.post(
         url(rummy, move=True), carried(text) | {"move": f"save:{ann.pk}:went_out"}
     )
-    assert done.status_code == 302 and done["Location"] == f"/games/{rummy.pk}/rounds/1/"
+    assert status_of(done) == 302 and done["Location"] == f"/games/{rummy.pk}/rounds/1/"
     hands = {hand.seat_id: hand for hand in Hand.objects.all()}
     assert hands[ann.pk].outcome == "went_out"
     assert [hands[seat.pk].outcome for seat in (bob, cid, dee)] == ["cards"] * 3
@@ -387,7 +387,7 @@ def test_without_javascript_a_refused_hand_stops_the_saving_where_it_is_said(
     )
     refused = signed_in.post(url(rummy, move=True), fields | {"move": f"save:{ann.pk}:went_out"})
     text = refused.content.decode()
-    assert refused.status_code == 422
+    assert status_of(refused) == 422
     assert [hand.seat_id for hand in Hand.objects.all()] == [ann.pk]  # saved before it
     assert "Bob's hand is not saved: 12 cards chosen; this hand holds 13" in text
     assert "Saved before it: Ann." in text
@@ -395,5 +395,5 @@ def test_without_javascript_a_refused_hand_stops_the_saving_where_it_is_said(
     assert f'name="cards" value="{" ".join(cids)} {bobs[0]}"' in text  # Cid's kept as read
     # A post that is not an answer the page offered is refused by name, nothing saved.
     odd = signed_in.post(url(rummy, move=True), fields | {"move": f"save:{bob.pk}:maybe"})
-    assert odd.status_code == 422 and "not one the page offered" in odd.content.decode()
+    assert status_of(odd) == 422 and "not one the page offered" in odd.content.decode()
     assert Hand.objects.count() == 1

@@ -16,6 +16,7 @@ from games import engine, vision
 from games.engine.cards import format_cards
 
 from ..access import TableRequest, game_access, saver
+from ..answers import fragment
 from ..etags import round_etag
 from ..forms import HandForm
 from ..live.changes import drawing_save, drawing_undo
@@ -221,7 +222,7 @@ def _answer_hand(request: TableRequest, round_: Round, panel, status=200):
             "panel": panel,
             "outcomes": game.kind_def.outcomes(game.engine_rules),
         }
-        return render(request, "games/round.html#hand-panel", context, status=status)
+        return fragment(request, "games/round.html#hand-panel", context, status)
     context = round_context(round_, panels={panel.seat.pk: panel})
     return render(request, "games/round.html", context, status=status)
 
@@ -305,7 +306,7 @@ def _hand_photo(request: TableRequest, game_id, number, seat_id):
     context = {"game": game, "kind": game.kind_def, "round": round_, "seat": seat}
     context |= {"reading": reading, "photo_problem": problem}
     if request.htmx:
-        return render(request, "games/round.html#photo-reading", context, status=status)
+        return fragment(request, "games/round.html#photo-reading", context, status)
     # Without JavaScript: the round page, the hand's panel holding what the photo shows.
     hand = _hand(round_, seat)
     entry = Entry(engine.CARDS, " ".join(reading.cards)) if reading else None

@@ -17,6 +17,7 @@ from django.views.decorators.http import require_POST
 from games import engine, vision
 
 from ..access import TableRequest, game_access, saver
+from ..answers import fragment
 from ..live.changes import drawing_save
 from ..lookups import round_context, round_for, whole_number
 from ..models import Conflict, Entry, Question, Refused, Round
@@ -173,7 +174,7 @@ def _answer(request: TableRequest, round_, table, problem, stop: TableStop | Non
         context = {"game": game, "kind": game.kind_def, "round": round_}
         context |= {"table": table, "table_problem": problem}
         context |= {"table_stop": stop, "table_saved": saved}
-        return render(request, "games/table_photo.html#table-answer", context, status=status)
+        return fragment(request, "games/table_photo.html#table-answer", context, status)
     # Without JavaScript: the round page, each hand's panel holding what the photo shows (but
     # the hands saved since: their lines), a refusal in its hand's panel too.
     panels = {}
