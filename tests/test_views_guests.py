@@ -1,6 +1,7 @@
 """A phone without an account at one game: it enters hands there and sees nothing else."""
 
 from datetime import date, timedelta
+from html import unescape
 
 import pytest
 from django.test import Client
@@ -170,3 +171,18 @@ def test_a_guest_phone_named_for_a_player_keeps_everyone_once_chosen(guest, game
     assert picked in guest.get(url).content.decode()  # "Bob's phone" starts on Bob's hand
     guest.get(url, {"seat": ""})  # Everyone
     assert picked not in guest.get(url).content.decode()
+
+
+def test_the_phone_that_undid_a_save_reads_you_and_the_others_its_name(guest, game, signed_in):
+    """On the phone that tapped Undo the note says "You"; every other phone names that phone."""
+    seat = game.seats.order_by("position").first()
+    guest.post(hand_url(game, 1, seat), {"outcome": "cards", "cards": "5H 6S 9C", "save": "1"})
+    change = HandChange.objects.get()
+    answer = guest.post(
+        f"/games/{game.pk}/rounds/1/undo/", {"change": change.pk}, HTTP_HX_REQUEST="true"
+    ).content.decode()
+    assert "↶ You undid the last save of Ann's hand: not entered now." in unescape(answer)
+    assert "back in <a href=" in answer
+    member_page = unescape(signed_in.get(f"/games/{game.pk}/rounds/1/").content.decode())
+    assert "↶ guest on Bob's phone undid the last save of Ann's hand" in member_page
+    assert "↶ You" not in member_page
