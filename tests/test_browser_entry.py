@@ -162,6 +162,9 @@ def test_offline_mid_hand_the_draft_and_the_save_survive(ann, ann_phone, make_ga
     tap_without_waiting(page, "Ann", rest)
     panel = panel_for(page, "Ann")
     expect(panel.locator(".count")).to_have_text("13 of 13 cards")
+    # The breakdown shown is of the cards before: marked busy (and greyed) until counted.
+    expect(panel.locator(".preview")).to_have_attribute("aria-busy", "true")
+    expect(panel.locator("[data-bar-points]")).to_have_text("counted once online")
     panel.get_by_role("button", name="Save Ann's hand").click()
     expect(panel.locator("summary")).to_contain_text("waiting to send")
     expect(panel.locator("[data-send-state]")).to_contain_text("no connection")
@@ -205,6 +208,10 @@ def test_offline_mid_hand_the_draft_and_the_save_survive(ann, ann_phone, make_ga
     expect(panel.locator("summary")).to_contain_text("not saved yet")
     expect(panel.locator(".count")).to_have_text("3 of 13 cards")
     expect(panel.locator("[data-send-state]")).to_contain_text("Not saved yet")
+    # Counted once back (3 of 13 cards: no points yet): the breakdown, of these cards, is no
+    # longer marked busy.
+    expect(panel.locator("[data-bar-points]")).to_have_text("not counted yet")
+    expect(panel.locator(".preview")).not_to_have_attribute("aria-busy", "true")
     screenshot(page, "entry-draft-after-reload")
     assert not round_.hands.filter(seat__player__name="Bob").exists()
 

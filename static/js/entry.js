@@ -194,6 +194,9 @@
       // Counted by the server once the taps pause; offline, once the connection is back.
       const counting = navigator.onLine === false ? "counted once online" : "counting…";
       this.form.querySelector("[data-bar-points]").textContent = counting;
+      // The melds and reasons shown are those of the cards before: greyed and marked busy until
+      // the count of these comes (it draws the panel again).
+      this.form.querySelector(".preview")?.setAttribute("aria-busy", "true");
       this.typed = typed;
       htmx.trigger(this.form, "score");
     }
