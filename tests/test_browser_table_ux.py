@@ -61,10 +61,13 @@ def test_undo_answers_where_it_was_tapped_and_gives_the_hand_back_to_correct(
     undo.scroll_into_view_if_needed()
     tapped = undo.bounding_box()["y"]
     screenshot(page, "undo-offered", audit=False)
-    undo.click()
-    # The answer is where the thumb was, on the same page (no reload to its top).
+    with page.expect_response(lambda r: "/live/" in r.url and r.status == 200):
+        undo.click()  # and the page's next ask brings the round as every phone draws it
+    # The answer is where the thumb was, on the same page (no reload to its top), and says it
+    # was this phone (kept over the note as every phone has it drawn).
     note = page.locator("#undone-note")
-    expect(note).to_contain_text("undid the last save of Bob's hand: not entered now.")
+    expect(note).to_contain_text("You undid the last save of Bob's hand: not entered now.")
+    expect(note.get_by_role("link", name="Bob's panel")).to_be_visible()
     expect(note).to_be_in_viewport(ratio=1)
     assert abs(note.bounding_box()["y"] - tapped) < 80, (note.bounding_box(), tapped)
     assert page.evaluate("window.__samePage") is True

@@ -32,6 +32,8 @@
 //   arrives) is held, and swapped in once the post is answered if it follows on from what the
 //   page shows and is not older than the post's own version; any other word that comes while a
 //   post is under way is asked about once the post is answered.
+// - A note this phone's own answer wrote ([data-own], "You undid…") is kept over the same note
+//   ([data-note]) as the live answer draws it for every phone.
 // - A hand's line swapped in as saved closes that hand's panel (entry.js), unless the hand is
 //   being entered on this phone (a draft, chosen cards, a save under way).
 (() => {
@@ -160,6 +162,12 @@
       }
       if (shown.contains(document.activeElement) && document.activeElement !== document.body) continue;
       const openList = shown.closest("details[open][data-opened-event]");
+      // A note of this phone's own answer ([data-own]: "You undid…", with the way to the hand)
+      // stays over the same note as every phone has it drawn.
+      for (const own of shown.querySelectorAll("[data-own][id]")) {
+        const drawn = fresh.querySelector(`#${CSS.escape(own.id)}`);
+        if (drawn && drawn.dataset.note === own.dataset.note) drawn.replaceWith(own.cloneNode(true));
+      }
       htmx.swap(shown, fresh.outerHTML, { swapStyle: "outerHTML" });
       // A list being read (the round's changes) is asked again when what it counts moves.
       if (openList) htmx.trigger(openList, "details-opened");
