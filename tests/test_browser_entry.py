@@ -146,6 +146,10 @@ def test_save_tapped_while_the_count_is_on_its_way_waits_for_it_and_logs_nothing
     panel.get_by_role("button", name="Save Bob's hand").click(no_wait_after=True)
     points = engine_points(round_, hand)
     expect(panel.locator(".hand-line .saved")).to_contain_text(f"{points} points", timeout=SETTLED)
+    # The count it waited for was of the cards as saved, but not drawn (the save's answer came
+    # instead): the panel's breakdown is not left marked busy, and its bar says saved.
+    expect(panel.locator(".preview")).not_to_have_attribute("aria-busy", "true")
+    expect(panel.locator("[data-bar-points]")).to_have_text("saved")
     assert HandChange.objects.filter(round=round_, seat__player__name="Bob").count() == 1
     assert logged == []
 

@@ -61,11 +61,13 @@ def test_undo_answers_where_it_was_tapped_and_gives_the_hand_back_to_correct(
     undo.scroll_into_view_if_needed()
     tapped = undo.bounding_box()["y"]
     screenshot(page, "undo-offered", audit=False)
-    with page.expect_response(lambda r: "/live/" in r.url and r.status == 200):
-        undo.click()  # and the page's next ask brings the round as every phone draws it
+    undo.click()
     # The answer is where the thumb was, on the same page (no reload to its top), and says it
-    # was this phone (kept over the note as every phone has it drawn).
+    # was this phone; kept so once the page's next live answer (which alone counts the undo
+    # among the round's changes) has drawn the round as every phone has it.
     note = page.locator("#undone-note")
+    expect(note).to_contain_text("You undid the last save of Bob's hand: not entered now.")
+    expect(page.locator("#round-changes-count")).to_have_text("3")
     expect(note).to_contain_text("You undid the last save of Bob's hand: not entered now.")
     expect(note.get_by_role("link", name="Bob's panel")).to_be_visible()
     expect(note).to_be_in_viewport(ratio=1)

@@ -166,8 +166,11 @@ def test_a_file_the_reader_cannot_open_is_refused_by_name(signed_in, rummy, data
     seat = seats(rummy)[0]
     response = send(signed_in, rummy, seat, data)
     assert status_of(response) == 422
+    # To the page's script: 200, the refusal's status in X-Refused (no console error).
+    assert response.status_code == 200 and response["X-Refused"] == "422"
     text = response.content.decode()
     assert said in text.lower() and "data-cards" not in text
+    assert send(signed_in, rummy, seat, data, htmx=False).status_code == 422
 
 
 @pytest.mark.parametrize(

@@ -260,6 +260,8 @@ def test_a_bad_photo_is_refused_by_name_and_nothing_is_given(signed_in, rummy, r
     reads(table_of(*DEALT))
     response = send(signed_in, rummy, b"not a photo")
     assert status_of(response) == 422
+    # To the page's script: 200, the refusal's status in X-Refused (no console error).
+    assert response.status_code == 200 and response["X-Refused"] == "422"
     assert "data-table-hand" not in response.content.decode()
     none = signed_in.post(url(rummy), {}, **HTMX)
     assert status_of(none) == 422 and "Choose a photo of the table first" in none.content.decode()

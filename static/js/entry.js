@@ -369,6 +369,20 @@
       // After the next one opens: the browser's scroll anchoring would otherwise move the page
       // by that panel's height where the page goes on below the hands (the table photo's form).
       if (tapped) this.section.scrollIntoView({ block: "start" });
+      // Saved before the count of its last taps came (Save within the count's delay): the
+      // breakdown of the cards before goes, and the pinned bar says saved (the hand's line
+      // has its points).
+      const preview = this.form.querySelector('.preview[aria-busy="true"]');
+      if (preview) {
+        preview.removeAttribute("aria-busy");
+        preview.replaceChildren();
+        this.form.querySelector("[data-bar-points]").textContent = "saved";
+      }
+    }
+
+    // The breakdown shown is of the cards before (`changed`): count these.
+    countIfStale() {
+      if (this.form.querySelector('.preview[aria-busy="true"]')) htmx.trigger(this.form, "score");
     }
 
     openNext() {
@@ -701,6 +715,12 @@
     for (const panel of panels.values()) if (panel.readDraft()?.pending) panel.send();
   };
   window.addEventListener("online", sendWaiting);
+  // Cards tapped offline and not being saved are counted once the connection is back.
+  window.addEventListener("online", () => {
+    for (const panel of panels.values()) {
+      if (!panel.saving && !panel.readDraft()?.pending) panel.countIfStale();
+    }
+  });
   setInterval(() => navigator.onLine !== false && sendWaiting(), RETRY_EVERY);
 
 })();
