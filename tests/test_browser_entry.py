@@ -203,10 +203,17 @@ def test_offline_mid_hand_the_draft_and_the_save_survive(ann, ann_phone, make_ga
 
     # Offline again on the next hand, without pressing Save: back online, a reload shows the
     # kept draft as not saved yet, and Save sends it.
+    page.clock.install()  # time flows; run_for brings the count's delay at once
     page.goto(url)
     page.context.set_offline(True)
     tap_without_waiting(page, "Bob", "5H 6H 7H")
+    page.clock.run_for(1_000)  # the count comes due once the taps pause, and is held back
+    bob = panel_for(page, "Bob")
+    expect(bob.locator("[data-bar-points]")).to_have_text("counted once online")
     page.context.set_offline(False)
+    # Counted once the connection is back, without a tap (3 of 13 cards: no points yet).
+    expect(bob.locator("[data-bar-points]")).to_have_text("not counted yet")
+    expect(bob.locator(".preview")).not_to_have_attribute("aria-busy", "true")
     page.reload()
     panel = panel_for(page, "Bob")
     expect(panel.locator("summary")).to_contain_text("not saved yet")
