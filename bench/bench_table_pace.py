@@ -61,6 +61,7 @@ from pathlib import Path
 
 from bench import soak
 from bench.serving import ROOT, ensure_database, free_port
+from games.answers import status_read
 
 PHONES_A_TABLE = 5
 NAMES = ["Ann", "Bob", "Cid", "Dee", "Eve"]
@@ -140,7 +141,7 @@ class Client:
         text = content.decode("utf-8", "replace")
         # A refusal is answered 200 to the page's script, its own status in X-Refused (as the
         # page reads it: games/answers.py).
-        status = int(headers.get("x-refused", [status])[0])
+        status = status_read(status, headers.get("x-refused", [None])[0])
         return Answer(status, headers, text, took, len(data), len(head) + length)
 
 

@@ -13,6 +13,7 @@ import time
 from pathlib import Path
 from urllib.parse import urlencode
 
+from games.answers import REFUSED, status_read
 from tests.faults import PRODUCTION  # the README's production command
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -142,7 +143,9 @@ class Phone:
             return 599, time.perf_counter() - start
         # A refusal is answered 200 to the page's script, its own status in X-Refused (as the
         # page reads it: games/answers.py).
-        return int(response.getheader("X-Refused") or response.status), time.perf_counter() - start
+        return status_read(
+            response.status, response.getheader(REFUSED)
+        ), time.perf_counter() - start
 
 
 def race(calls) -> list[int]:

@@ -6,6 +6,12 @@ from django.shortcuts import render
 REFUSED = "X-Refused"
 
 
+def status_read(status: int, refused: str | None) -> int:
+    """An answer's status as its page reads it: the refusal's where X-Refused (`refused`) says
+    one, else the HTTP status."""
+    return int(refused) if refused else status
+
+
 def fragment(request, template_name: str, context: dict, status: int = 200):
     """The part of a page htmx swaps in. A refusal (422: the entry or the photo is wrong; 409:
     another phone saved first) is answered 200, its status in the X-Refused header: browsers

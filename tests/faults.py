@@ -22,6 +22,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import urlencode
 
+from games.answers import REFUSED, status_read
+
 ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -312,7 +314,7 @@ class Phone:
             self.unanswered += 1
             return  # kept, sent again
         # A refusal is answered 200 to the page's script, its status in X-Refused.
-        status = int(response.getheader("X-Refused") or response.status)
+        status = status_read(response.status, response.getheader(REFUSED))
         if status == 200:
             self.version = int(response.getheader("X-Hand-Version"))
             self.acknowledged.append(entry)

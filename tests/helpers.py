@@ -10,7 +10,7 @@ from pathlib import Path
 
 from django.urls import get_resolver
 
-from games.answers import REFUSED
+from games.answers import REFUSED, status_read
 from games.models import Game, GuestPass, Invitation, NightLink
 
 CSRF_TOKEN = re.compile(r'("X-CSRFToken": "|name="csrfmiddlewaretoken" value=")[A-Za-z0-9]+')
@@ -127,8 +127,7 @@ def status_of(response) -> int:
     if REFUSED in response:
         assert response.status_code == 200, response.status_code
         assert response.wsgi_request.headers.get("HX-Request") == "true"
-        return int(response[REFUSED])
-    return response.status_code
+    return status_read(response.status_code, response.get(REFUSED))
 
 
 def hand_url(game, number, seat):

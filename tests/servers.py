@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import NamedTuple
 from urllib.parse import urlencode
 
+from games.answers import REFUSED, status_read
 from tests.faults import ROOT, free_port
 
 
@@ -127,7 +128,7 @@ def send(port: int, session: str, method: str, path: str, fields: dict | None = 
         headers = {k.lower(): v for k, v in response.getheaders()}
         # A refusal is answered 200 to the page's script, its own status in X-Refused (as the
         # page reads it: games/answers.py).
-        return Answer(int(headers.get("x-refused", response.status)), headers, body)
+        return Answer(status_read(response.status, response.getheader(REFUSED)), headers, body)
     finally:
         connection.close()
 
