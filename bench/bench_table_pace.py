@@ -581,6 +581,7 @@ def print_step(count, result):
 SPACED = 0.05  # s between one phone's requests in the one-phone step, as a phone spaces them
 ALONE_TIMES = 200  # requests of each kind timed (no tracer attached)
 TRACED_TIMES = 60  # requests of each kind under strace, for the syscalls
+IDLE_SECONDS = 10.0  # the server watched with the phone's stream open and nothing asked
 
 
 def server_tasks(pid: int) -> list[Path]:
@@ -741,6 +742,15 @@ async def alone(client: Client, phone: Phone, server_pid: int, push: bool, trace
         "system; db = PostgreSQL's), its threads' context switches (voluntary + involuntary)"
         + (f", and syscalls (strace -f -c, {TRACED_TIMES} more requests)" if trace else "")
     )
+    # The server with the phone's stream open and nothing asked: what it does on its own.
+    before = server_counts(server_pid)
+    await asyncio.sleep(IDLE_SECONDS)
+    user, system, voluntary, involuntary = counts_between(before, server_counts(server_pid))
+    per_second = (user + system) / IDLE_SECONDS * 1000
+    print(
+        f"  {'idle':>14}: app {per_second:6.2f} ms of CPU a second, switches"
+        f" {(voluntary + involuntary) / IDLE_SECONDS:5.1f} a second (over {IDLE_SECONDS:.0f} s)"
+    )
     for kind in kinds:
         before, db_before = server_counts(server_pid), server_cpu(server_pid)
         answer = await run(kind, ALONE_TIMES)
@@ -773,12 +783,17 @@ async def alone(client: Client, phone: Phone, server_pid: int, push: bool, trace
 
 
 def serve_app(app: Path, env: dict, workers: int, threads: int) -> tuple[subprocess.Popen, int]:
-    """The README's production command (gunicorn with uvicorn workers on the ASGI application,
-    WEB_THREADS threads each); a checkout from before it, gunicorn's sync or gthread workers."""
+    """The README's production command (gunicorn with the site's uvicorn workers on the ASGI
+    application, WEB_THREADS threads each); a checkout from before it, gunicorn's sync or
+    gthread workers."""
     port = free_port()
     command = [sys.executable, "-m", "gunicorn"]
     if (app / "games" / "live").is_dir():
-        command += ["scorekeeper.asgi", "--worker-class", "uvicorn_worker.UvicornWorker"]
+        # The site's worker where the checkout has it, uvicorn-worker's before.
+        worker = "uvicorn_worker.UvicornWorker"
+        if (app / "scorekeeper" / "workers.py").is_file():
+            worker = "scorekeeper.workers.QuietUvicornWorker"
+        command += ["scorekeeper.asgi", "--worker-class", worker]
         env = env | {"WEB_THREADS": str(threads)}
     else:
         command += ["scorekeeper.wsgi"]

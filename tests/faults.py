@@ -66,7 +66,7 @@ PRODUCTION = [
     "gunicorn",
     "scorekeeper.asgi",
     "--worker-class",
-    "uvicorn_worker.UvicornWorker",
+    "scorekeeper.workers.QuietUvicornWorker",
 ]
 
 

@@ -347,9 +347,11 @@ def test_a_change_is_carried_where_drawn_with_its_version_and_told_where_not(mem
 
 
 @pytest.mark.django_db(transaction=True)  # the hub reads on a thread of its own
-def test_an_idle_sqlite_hub_reads_nothing_until_the_database_is_written(member, make_game):
-    """The watch looks at the database's files on the loop; the versions are read (a thread
-    woken, a query) only when they moved, or every LOOK_ANYWAY."""
+@pytest.mark.parametrize("inotify", [True, False], ids=["inotify", "polled"])
+def test_an_idle_sqlite_hub_reads_nothing_until_the_database_is_written(member, make_game, inotify):
+    """The watch hears of the database's writes from inotify (or, without it, looks at the
+    files' times on the loop); the versions are read (a thread woken, a query) only when the
+    files were written, or every LOOK_WATCHED (LOOK_ANYWAY polled)."""
     import asyncio
     from concurrent.futures import ThreadPoolExecutor
     from unittest import mock
@@ -380,10 +382,12 @@ def test_an_idle_sqlite_hub_reads_nothing_until_the_database_is_written(member, 
         watching.cancel()
         return idle, written
 
+    watch = hubs.FileWrites.watch if inotify else lambda files: None
     try:
         with (
             mock.patch.object(hubs, "_states", counted),
             mock.patch.object(hub, "tell"),
+            mock.patch.object(hubs.FileWrites, "watch", watch),
             ThreadPoolExecutor(1) as apart,
         ):
             idle, written = apart.submit(asyncio.run, watched()).result()

@@ -17,12 +17,15 @@ from ..etags import live_etag
 from ..models import Game
 from . import announce
 from .changes import FOLLOWED_FOR, drawn_between, mark_followed, part_for
+from .filewrites import FileWrites
 from .streams import Opened, event
 
 log = logging.getLogger(__name__)
 
 HEARTBEAT = 15  # seconds between pings on a quiet stream (proxies drop silent connections)
-WATCH_EVERY = 0.2  # seconds between two looks at the database file (SQLite)
+WATCH_EVERY = 0.2  # seconds between two looks at the database file (SQLite, without inotify)
+SETTLE = 0.01  # seconds from a write to the read of the versions (its transaction's other writes)
+LOOK_WATCHED = 30.0  # seconds: the versions read at least this often, the files watched
 CARRY_UP_TO = 4  # versions a stream may be behind and still be carried the changes
 LOOK_ANYWAY = 2.0  # seconds: the versions read at least this often (file times may be coarse)
 LISTEN_RETRY = (0.25, 2)  # first and longest wait before listening again after a lost connection
@@ -247,10 +250,32 @@ class Hub:
 
     async def watch(self) -> None:
         """SQLite: read the versions of every game the streams show, and of every game of the
-        nights they show, in one query, when the database's files changed since the last read
-        (a stat of each on the loop, every WATCH_EVERY: no thread woken, no query while nothing
-        is written), and at least every LOOK_ANYWAY; tell the streams whose state moved."""
+        nights they show, in one query, SETTLE after the database's files are written (at
+        most once every WATCH_EVERY), and at least every LOOK_WATCHED; tell the streams whose
+        state moved. Nothing runs while nothing is written: the loop hears of a write from
+        inotify (games/live/filewrites.py). Where there is no inotify, `poll` instead."""
         files = _database_files()
+        writes = FileWrites.watch(files) if files else None
+        if writes is None:
+            await self.poll(files)
+            return
+        loop = asyncio.get_running_loop()
+        try:
+            looked = loop.time()
+            await self.look()  # what moved before the watch began
+            while self.topics:
+                # At most one read every WATCH_EVERY: the writes meanwhile are read together.
+                settle = max(SETTLE, looked + WATCH_EVERY - loop.time())
+                await writes.next_write(LOOK_WATCHED, settle)
+                looked = loop.time()
+                await self.look()
+        finally:
+            writes.close()
+
+    async def poll(self, files: list[str]) -> None:
+        """The watch without inotify: a stat of the files on the loop every WATCH_EVERY (no
+        thread woken, no query while nothing is written), the versions read when they moved
+        and at least every LOOK_ANYWAY."""
         loop = asyncio.get_running_loop()
         seen, looked = None, 0.0
         while self.topics:

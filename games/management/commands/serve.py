@@ -10,7 +10,13 @@ from django.core.management import call_command
 from django.core.management.base import BaseCommand
 
 # The README's production command (tests/faults.py runs the same one).
-GUNICORN = ["-m", "gunicorn", "scorekeeper.asgi", "--worker-class", "uvicorn_worker.UvicornWorker"]
+GUNICORN = [
+    "-m",
+    "gunicorn",
+    "scorekeeper.asgi",
+    "--worker-class",
+    "scorekeeper.workers.QuietUvicornWorker",
+]
 
 
 def gunicorn_command(address: str, workers: int) -> list[str]:

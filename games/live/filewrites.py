@@ -1,0 +1,121 @@
+"""Word of a write to some files of one folder, on the event loop, without waking while nothing
+is written: Linux's inotify on the folder (its file descriptor read by the loop), reached
+through the C library. Elsewhere, or where inotify cannot be had (too many watches, a folder
+that cannot be watched), `FileWrites.watch` gives None and the caller looks every so often.
+
+The SQLite watch (games/live/hub.py) uses it on the database file and its write-ahead log: a
+commit writes one of them. The `-shm` index, which every read touches, is not watched, so the
+watch's own reads never wake it."""
+
+import asyncio
+import ctypes
+import ctypes.util
+import os
+import struct
+import sys
+
+# From <sys/inotify.h>.
+IN_MODIFY = 0x002
+IN_CLOSE_WRITE = 0x008
+IN_MOVED_FROM = 0x040
+IN_MOVED_TO = 0x080
+IN_CREATE = 0x100
+IN_DELETE = 0x200
+IN_DELETE_SELF = 0x400
+IN_Q_OVERFLOW = 0x4000  # events were lost: anything may have been written
+IN_IGNORED = 0x8000  # the folder's watch is gone (the folder was removed)
+WATCHED = IN_MODIFY | IN_CLOSE_WRITE | IN_MOVED_FROM | IN_MOVED_TO | IN_CREATE | IN_DELETE
+ANY_FILE = IN_Q_OVERFLOW | IN_IGNORED | IN_DELETE_SELF
+EVENT = struct.Struct("iIII")  # wd, mask, cookie, len; then the name, NUL-padded to len
+
+
+def _libc():
+    if not sys.platform.startswith("linux"):
+        return None
+    try:
+        libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6", use_errno=True)
+        libc.inotify_init1.argtypes = [ctypes.c_int]
+        libc.inotify_add_watch.argtypes = [ctypes.c_int, ctypes.c_char_p, ctypes.c_uint32]
+    except (OSError, AttributeError):
+        return None
+    return libc
+
+
+def written_names(data: bytes) -> tuple[set[str], bool]:
+    """The names of the files that events in `data` (read from an inotify descriptor) say were
+    written, and whether one says that any may have been (lost events, the folder gone)."""
+    names: set[str] = set()
+    anything = False
+    offset = 0
+    while offset + EVENT.size <= len(data):
+        _, mask, _, length = EVENT.unpack_from(data, offset)
+        name = data[offset + EVENT.size : offset + EVENT.size + length].split(b"\0", 1)[0]
+        offset += EVENT.size + length
+        if mask & ANY_FILE:
+            anything = True
+        elif name:
+            names.add(os.fsdecode(name))
+    return names, anything
+
+
+class FileWrites:
+    """Word of each write to one of `files` (all in one folder): a file written, made, replaced
+    or removed. The descriptor is read only while `next_write` waits for one: between two
+    waits the kernel keeps (and merges) the events, and nothing is woken. `close()` stops."""
+
+    def __init__(self, descriptor: int, names: set[str]):
+        self.descriptor = descriptor
+        self.names = names
+        self.loop = asyncio.get_running_loop()
+
+    @classmethod
+    def watch(cls, files: list[str]) -> "FileWrites | None":
+        """Watch `files` from the running loop; None where inotify is not to be had."""
+        paths = [os.path.abspath(name) for name in files]
+        folders = {os.path.dirname(path) for path in paths}
+        libc = _libc() if len(folders) == 1 else None
+        if libc is None:
+            return None
+        descriptor = libc.inotify_init1(os.O_NONBLOCK | os.O_CLOEXEC)
+        if descriptor < 0:
+            return None
+        if libc.inotify_add_watch(descriptor, os.fsencode(folders.pop()), WATCHED) < 0:
+            os.close(descriptor)
+            return None
+        return cls(descriptor, {os.path.basename(path) for path in paths})
+
+    def drain(self) -> bool:
+        """Read every event waiting; True if one is of a write to one of the files (or says
+        events were lost, or the folder's watch is gone)."""
+        written = False
+        while True:
+            try:
+                data = os.read(self.descriptor, 64 * 1024)
+            except BlockingIOError:
+                return written
+            except OSError:
+                return True
+            names, anything = written_names(data)
+            written = written or anything or bool(names & self.names)
+
+    async def next_write(self, timeout: float, settle: float) -> bool:
+        """Wait for a write to one of the files, or `timeout` seconds (False); after the first
+        write, `settle` seconds more, so that the rest of its transaction's writes are read
+        with it. The events up to then are read: a write after that is the next one."""
+        deadline = self.loop.time() + timeout
+        while (left := deadline - self.loop.time()) > 0:
+            readable = self.loop.create_future()
+            self.loop.add_reader(self.descriptor, readable.set_result, None)
+            try:
+                await asyncio.wait_for(readable, left)
+            except TimeoutError:
+                return False
+            finally:
+                self.loop.remove_reader(self.descriptor)
+            await asyncio.sleep(settle)
+            if self.drain():
+                return True
+        return False
+
+    def close(self) -> None:
+        os.close(self.descriptor)

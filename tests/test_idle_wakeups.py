@@ -1,0 +1,138 @@
+"""What an idle server does: nothing. The SQLite watch hears of a write from inotify instead of
+looking at the files every 0.2 s (games/live/filewrites.py), and the site's uvicorn worker
+ticks once a second instead of ten times, yet stops at once when told (scorekeeper/workers.py)."""
+
+import asyncio
+import signal
+import struct
+import sys
+from concurrent.futures import ThreadPoolExecutor
+
+import pytest
+from uvicorn.config import Config
+
+from games.live.filewrites import IN_MODIFY, IN_Q_OVERFLOW, FileWrites, written_names
+from scorekeeper.workers import TICKS, QuietServer
+
+pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="inotify is Linux's")
+
+
+def run(coroutine):
+    """On a loop of its own (Playwright's may be running on this thread)."""
+    with ThreadPoolExecutor(1) as apart:
+        return apart.submit(asyncio.run, coroutine).result()
+
+
+def test_a_write_to_a_watched_file_is_heard_and_one_to_another_file_is_not(tmp_path):
+    database, log, index = (tmp_path / name for name in ("db", "db-wal", "db-shm"))
+    for path in (database, index):
+        path.write_bytes(b"")
+
+    async def heard():
+        writes = FileWrites.watch([str(database), str(log)])
+        assert writes is not None
+        try:
+            found = {}
+            # Nothing written: no word by the timeout.
+            found["nothing"] = await writes.next_write(timeout=0.05, settle=0)
+            index.write_bytes(b"read marks")  # every read writes the index: not a change
+            found["index"] = await writes.next_write(timeout=0.05, settle=0)
+            log.write_bytes(b"a frame")  # the log made and written
+            found["log made"] = await writes.next_write(timeout=5, settle=0)
+            with database.open("ab") as file:  # a checkpoint writes the database
+                file.write(b"a page")
+            found["database"] = await writes.next_write(timeout=5, settle=0)
+            log.unlink()  # the last connection closed
+            found["log removed"] = await writes.next_write(timeout=5, settle=0)
+            # Word already read is not heard again.
+            found["again"] = await writes.next_write(timeout=0.05, settle=0)
+            return found
+        finally:
+            writes.close()
+
+    assert run(heard()) == {
+        "nothing": False,
+        "index": False,
+        "log made": True,
+        "database": True,
+        "log removed": True,
+        "again": False,
+    }
+
+
+def test_the_writes_of_one_transaction_are_heard_as_one(tmp_path):
+    log = tmp_path / "db-wal"
+
+    async def heard():
+        writes = FileWrites.watch([str(tmp_path / "db"), str(log)])
+        try:
+            waiting = asyncio.ensure_future(writes.next_write(timeout=5, settle=0.2))
+            await asyncio.sleep(0)
+            with log.open("ab") as file:
+                for frame in range(20):  # within the settle: read with the first
+                    file.write(b"frame %d" % frame)
+                    file.flush()
+                    await asyncio.sleep(0.001)
+            first = await waiting
+            second = await writes.next_write(timeout=0.05, settle=0)
+            return first, second
+        finally:
+            writes.close()
+
+    assert run(heard()) == (True, False)
+
+
+def test_lost_events_count_as_a_write_and_names_are_read_from_the_events():
+    def event(mask, name=b""):
+        padded = name + b"\0" * (16 - len(name)) if name else b""
+        return struct.pack("iIII", 1, mask, 0, len(padded)) + padded
+
+    data = event(IN_MODIFY, b"db-wal") + event(IN_MODIFY, b"db-shm") + event(IN_MODIFY, b"notes")
+    assert written_names(data) == ({"db-wal", "db-shm", "notes"}, False)
+    assert written_names(event(IN_Q_OVERFLOW)) == (set(), True)
+
+
+def test_files_of_two_folders_or_none_are_not_watched(tmp_path):
+    async def watched(files):
+        writes = FileWrites.watch(files)
+        if writes is not None:
+            writes.close()
+        return writes is not None
+
+    assert run(watched([str(tmp_path / "a" / "db"), str(tmp_path / "b" / "db-wal")])) is False
+    assert run(watched([str(tmp_path / "missing-folder" / "db")])) is False
+    assert run(watched([str(tmp_path / "db")])) is True
+
+
+async def app(scope, receive, send):  # what the server serves does not matter here
+    pass
+
+
+def test_the_quiet_server_ticks_once_a_second_doing_a_seconds_work_each_time(monkeypatch):
+    """uvicorn does its once-a-second work (the Date header, gunicorn's heartbeat) every tenth
+    tick: each of the quiet server's ticks is one of those."""
+    monkeypatch.setattr("scorekeeper.workers.TICK", 0.01)
+    server = QuietServer(Config(app=app))
+    counters = []
+
+    async def on_tick(counter):
+        counters.append(counter)
+        return len(counters) == 4
+
+    server.on_tick = on_tick
+    run(server.main_loop())
+    assert counters == [0, TICKS, 2 * TICKS, 3 * TICKS]
+
+
+def test_the_quiet_server_stops_at_once_when_told_not_at_its_next_tick():
+    server = QuietServer(Config(app=app))
+
+    async def stopped():
+        loop = asyncio.get_running_loop()
+        main = asyncio.ensure_future(server.main_loop())
+        await asyncio.sleep(0.05)  # asleep until its next tick, a second away
+        loop.call_soon(server.handle_exit, signal.SIGTERM, None)
+        await asyncio.wait_for(main, timeout=0.5)  # a second's tick would time out
+
+    run(stopped())
+    assert server.should_exit
