@@ -32,6 +32,7 @@ def test_a_guest_finishes_a_game_and_opens_the_next_of_the_night_without_a_new_l
     logged = []
     page.on("console", lambda message: message.type == "error" and logged.append(message.text))
     try:
+        page.clock.install()  # time flows; run_for brings the page's next live ask at once
         page.goto(link)
         page.get_by_label("Name this phone").fill("Bob's phone")
         page.get_by_role("button", name="Join as a guest").click()
@@ -55,6 +56,7 @@ def test_a_guest_finishes_a_game_and_opens_the_next_of_the_night_without_a_new_l
         game.finish()
         # The round page hears of it and is drawn again as finished (its live answer reloads
         # it): only then is the score table opened, or the reload would take the click's place.
+        page.clock.run_for(2_000)  # the live server holds no stream: the page asks every 2 s
         expect(page.locator("main")).to_contain_text("This game is finished", timeout=12_000)
         page.get_by_role("link", name="Score table").first.click()
         expect(page).to_have_url(re.compile(rf"/games/{game.pk}/$"))
@@ -74,9 +76,10 @@ def test_a_guest_finishes_a_game_and_opens_the_next_of_the_night_without_a_new_l
         assert rematch.night_id == game.night_id
         # The finished game's page says so without a reload, at the top, and leads there.
         going_on = page.locator(".next-game")
-        # The live server holds no streams: the page hears of it on its next ask, every 2 s,
-        # later where answers come slowly (live.js backs off): more than expect's 5 s on a
-        # machine busy with the rest of the suite (it failed so under a third xdist worker).
+        # The live server holds no streams: the page hears of it on its next ask, every 2 s
+        # (brought at once here), later where answers come slowly (live.js backs off): more
+        # than expect's 5 s on a machine busy with the rest of the suite.
+        page.clock.run_for(2_000)
         expect(going_on).to_contain_text("Three Thirteen has started", timeout=12_000)
         expect(going_on).to_be_in_viewport()
         both_themes(page, "guest-next-game")

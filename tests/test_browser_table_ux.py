@@ -54,6 +54,7 @@ def test_undo_answers_where_it_was_tapped_and_gives_the_hand_back_to_correct(
     page = context.new_page()
     logged = []
     page.on("console", lambda message: message.type == "error" and logged.append(message.text))
+    page.clock.install()  # time flows; run_for brings the page's next live ask at once
     log_in(page)
     page.goto(f"/games/{game.pk}/rounds/1/")
     page.evaluate("window.__samePage = true")
@@ -67,6 +68,7 @@ def test_undo_answers_where_it_was_tapped_and_gives_the_hand_back_to_correct(
     # among the round's changes) has drawn the round as every phone has it.
     note = page.locator("#undone-note")
     expect(note).to_contain_text("You undid the last save of Bob's hand: not entered now.")
+    page.clock.run_for(2_000)  # the live server holds no stream: the page asks every 2 s
     expect(page.locator("#round-changes-count")).to_have_text("3")
     expect(note).to_contain_text("You undid the last save of Bob's hand: not entered now.")
     expect(note.get_by_role("link", name="Bob's panel")).to_be_visible()
