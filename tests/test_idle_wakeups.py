@@ -3,6 +3,8 @@ looking at the files every 0.2 s (games/live/filewrites.py), and the site's uvic
 ticks once a second instead of ten times, yet stops at once when told (scorekeeper/workers.py)."""
 
 import asyncio
+import contextlib
+import os
 import signal
 import struct
 import sys
@@ -11,7 +13,7 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 from uvicorn.config import Config
 
-from games.live.filewrites import IN_MODIFY, IN_Q_OVERFLOW, FileWrites, written_names
+from games.live.filewrites import IN_DELETE, IN_MODIFY, IN_Q_OVERFLOW, FileWrites, written_names
 from scorekeeper.workers import TICKS, QuietServer
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="inotify is Linux's")
@@ -25,7 +27,7 @@ def run(coroutine):
 
 def test_a_write_to_a_watched_file_is_heard_and_one_to_another_file_is_not(tmp_path):
     database, log, index = (tmp_path / name for name in ("db", "db-wal", "db-shm"))
-    for path in (database, index):
+    for path in (database, index, tmp_path / "restored"):
         path.write_bytes(b"")
 
     async def heard():
@@ -42,8 +44,14 @@ def test_a_write_to_a_watched_file_is_heard_and_one_to_another_file_is_not(tmp_p
             with database.open("ab") as file:  # a checkpoint writes the database
                 file.write(b"a page")
             found["database"] = await writes.next_write(timeout=5, settle=0)
-            log.unlink()  # the last connection closed
-            found["log removed"] = await writes.next_write(timeout=5, settle=0)
+            log.unlink()  # the last connection closed: no change
+            found["log removed"] = await writes.next_write(timeout=0.05, settle=0)
+            closed = database.open("rb+")
+            closed.close()  # a connection closed, a reader's too: no change
+            found["closed"] = await writes.next_write(timeout=0.05, settle=0)
+            database.rename(tmp_path / "old")  # the database replaced by a restore
+            (tmp_path / "restored").rename(database)
+            found["replaced"] = await writes.next_write(timeout=5, settle=0)
             # Word already read is not heard again.
             found["again"] = await writes.next_write(timeout=0.05, settle=0)
             return found
@@ -55,7 +63,9 @@ def test_a_write_to_a_watched_file_is_heard_and_one_to_another_file_is_not(tmp_p
         "index": False,
         "log made": True,
         "database": True,
-        "log removed": True,
+        "log removed": False,
+        "closed": False,
+        "replaced": True,
         "again": False,
     }
 
@@ -87,9 +97,9 @@ def test_lost_events_count_as_a_write_and_names_are_read_from_the_events():
         padded = name + b"\0" * (16 - len(name)) if name else b""
         return struct.pack("iIII", 1, mask, 0, len(padded)) + padded
 
-    data = event(IN_MODIFY, b"db-wal") + event(IN_MODIFY, b"db-shm") + event(IN_MODIFY, b"notes")
-    assert written_names(data) == ({"db-wal", "db-shm", "notes"}, False)
-    assert written_names(event(IN_Q_OVERFLOW)) == (set(), True)
+    data = event(IN_MODIFY, b"db-wal") + event(IN_MODIFY, b"db-shm") + event(IN_DELETE, b"db")
+    assert written_names(data) == ({"db-wal", "db-shm"}, {"db"}, False)
+    assert written_names(event(IN_Q_OVERFLOW)) == (set(), set(), True)
 
 
 def test_files_of_two_folders_or_none_are_not_watched(tmp_path):
@@ -136,3 +146,49 @@ def test_the_quiet_server_stops_at_once_when_told_not_at_its_next_tick():
 
     run(stopped())
     assert server.should_exit
+
+
+def test_a_watch_stopped_as_a_write_comes_logs_nothing_and_keeps_no_descriptor(tmp_path):
+    """The last phone leaves just after a save: the watch is cancelled with word of the write
+    waiting. uvloop (the server's loop) then still calls the reader of the cancelled wait."""
+    import uvloop
+
+    log = tmp_path / "db-wal"
+    problems = []
+
+    async def stopped():
+        loop = asyncio.get_running_loop()
+        loop.set_exception_handler(lambda loop, context: problems.append(context["message"]))
+        descriptors = len(os.listdir("/proc/self/fd"))
+        writes = FileWrites.watch([str(tmp_path / "db"), str(log)])
+        waiting = asyncio.ensure_future(writes.next_write(timeout=30, settle=0.01))
+        await asyncio.sleep(0.05)
+        with log.open("ab") as file:
+            file.write(b"a frame")
+        waiting.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await waiting
+        writes.close()
+        await asyncio.sleep(0.05)
+        return len(os.listdir("/proc/self/fd")) - descriptors
+
+    with ThreadPoolExecutor(1) as apart:
+        left = apart.submit(uvloop.run, stopped()).result()
+    assert (problems, left) == ([], 0)
+
+
+def test_a_database_reached_through_a_link_is_watched_where_sqlite_writes_its_log(
+    tmp_path, monkeypatch
+):
+    from django.db import connection
+
+    from games.live.hub import _database_files
+
+    real = tmp_path / "data" / "db.sqlite3"
+    real.parent.mkdir()
+    real.write_bytes(b"")
+    link = tmp_path / "db.sqlite3"
+    link.symlink_to(real)
+    monkeypatch.setitem(connection.settings_dict, "NAME", str(link))
+    found = os.path.realpath(real)
+    assert _database_files() == [found, f"{found}-wal"]

@@ -347,11 +347,19 @@ def test_a_change_is_carried_where_drawn_with_its_version_and_told_where_not(mem
 
 
 @pytest.mark.django_db(transaction=True)  # the hub reads on a thread of its own
-@pytest.mark.parametrize("inotify", [True, False], ids=["inotify", "polled"])
-def test_an_idle_sqlite_hub_reads_nothing_until_the_database_is_written(member, make_game, inotify):
+@pytest.mark.parametrize(
+    ("inotify", "max_age"),
+    [(True, None), (True, 0), (False, None)],
+    ids=["inotify", "inotify-connection-a-read", "polled"],
+)
+def test_an_idle_sqlite_hub_reads_nothing_until_the_database_is_written(
+    member, make_game, inotify, max_age
+):
     """The watch hears of the database's writes from inotify (or, without it, looks at the
     files' times on the loop); the versions are read (a thread woken, a query) only when the
-    files were written, or every LOOK_WATCHED (LOOK_ANYWAY polled)."""
+    files were written (with inotify, once more WATCH_EVERY later), or every LOOK_WATCHED
+    (LOOK_ANYWAY polled). The hub closing its own connection at each read (CONN_MAX_AGE=0) is
+    no write."""
     import asyncio
     from concurrent.futures import ThreadPoolExecutor
     from unittest import mock
@@ -383,14 +391,28 @@ def test_an_idle_sqlite_hub_reads_nothing_until_the_database_is_written(member, 
         return idle, written
 
     watch = hubs.FileWrites.watch if inotify else lambda files: None
+    polled = []
+    poll = hub.poll
+
+    async def counted_poll(files):
+        polled.append(files)
+        await poll(files)
+
+    settings = connection.settings_dict
+    age = settings["CONN_MAX_AGE"]
+    if max_age is not None:
+        settings["CONN_MAX_AGE"] = max_age
     try:
         with (
             mock.patch.object(hubs, "_states", counted),
             mock.patch.object(hub, "tell"),
+            mock.patch.object(hub, "poll", counted_poll),
             mock.patch.object(hubs.FileWrites, "watch", watch),
             ThreadPoolExecutor(1) as apart,
         ):
             idle, written = apart.submit(asyncio.run, watched()).result()
     finally:
+        settings["CONN_MAX_AGE"] = age
         hub.close()
-    assert idle == 1 and written == 1
+    assert bool(polled) is not inotify  # the watch that was asked for
+    assert idle == 1 and written == (2 if inotify else 1)

@@ -16,7 +16,6 @@ import sys
 
 # From <sys/inotify.h>.
 IN_MODIFY = 0x002
-IN_CLOSE_WRITE = 0x008
 IN_MOVED_FROM = 0x040
 IN_MOVED_TO = 0x080
 IN_CREATE = 0x100
@@ -24,7 +23,9 @@ IN_DELETE = 0x200
 IN_DELETE_SELF = 0x400
 IN_Q_OVERFLOW = 0x4000  # events were lost: anything may have been written
 IN_IGNORED = 0x8000  # the folder's watch is gone (the folder was removed)
-WATCHED = IN_MODIFY | IN_CLOSE_WRITE | IN_MOVED_FROM | IN_MOVED_TO | IN_CREATE | IN_DELETE
+# Not IN_CLOSE_WRITE: closing any connection, a reader's too, closes the log opened for writing.
+WATCHED = IN_MODIFY | IN_MOVED_FROM | IN_MOVED_TO | IN_CREATE | IN_DELETE
+REPLACED = IN_MOVED_FROM | IN_MOVED_TO | IN_CREATE | IN_DELETE
 ANY_FILE = IN_Q_OVERFLOW | IN_IGNORED | IN_DELETE_SELF
 EVENT = struct.Struct("iIII")  # wd, mask, cookie, len; then the name, NUL-padded to len
 
@@ -41,10 +42,12 @@ def _libc():
     return libc
 
 
-def written_names(data: bytes) -> tuple[set[str], bool]:
-    """The names of the files that events in `data` (read from an inotify descriptor) say were
-    written, and whether one says that any may have been (lost events, the folder gone)."""
-    names: set[str] = set()
+def written_names(data: bytes) -> tuple[set[str], set[str], bool]:
+    """What the events in `data` (read from an inotify descriptor) say: the names of the files
+    written, of those made, removed or moved, and whether any file may have been (lost events,
+    the folder gone)."""
+    written: set[str] = set()
+    replaced: set[str] = set()
     anything = False
     offset = 0
     while offset + EVENT.size <= len(data):
@@ -53,25 +56,35 @@ def written_names(data: bytes) -> tuple[set[str], bool]:
         offset += EVENT.size + length
         if mask & ANY_FILE:
             anything = True
-        elif name:
-            names.add(os.fsdecode(name))
-    return names, anything
+        elif name and mask & IN_MODIFY:
+            written.add(os.fsdecode(name))
+        elif name and mask & REPLACED:
+            replaced.add(os.fsdecode(name))
+    return written, replaced, anything
+
+
+def _done(future: asyncio.Future) -> None:
+    if not future.done():
+        future.set_result(None)
 
 
 class FileWrites:
-    """Word of each write to one of `files` (all in one folder): a file written, made, replaced
-    or removed. The descriptor is read only while `next_write` waits for one: between two
-    waits the kernel keeps (and merges) the events, and nothing is woken. `close()` stops."""
+    """Word of each write to one of `files` (all in one folder), and of the first of them made,
+    removed or moved (the database replaced; the log, which SQLite removes when its last
+    connection closes and makes again with the next, only when written). The descriptor is
+    read only while `next_write` waits for one: between two waits the kernel keeps (and
+    merges) the events, and nothing is woken. `close()` stops."""
 
-    def __init__(self, descriptor: int, names: set[str]):
+    def __init__(self, descriptor: int, names: list[str]):
         self.descriptor = descriptor
-        self.names = names
+        self.names = set(names)
+        self.first = names[0]
         self.loop = asyncio.get_running_loop()
 
     @classmethod
     def watch(cls, files: list[str]) -> "FileWrites | None":
         """Watch `files` from the running loop; None where inotify is not to be had."""
-        paths = [os.path.abspath(name) for name in files]
+        paths = [os.path.abspath(name) for name in files]  # a link resolved by the caller
         folders = {os.path.dirname(path) for path in paths}
         libc = _libc() if len(folders) == 1 else None
         if libc is None:
@@ -82,7 +95,7 @@ class FileWrites:
         if libc.inotify_add_watch(descriptor, os.fsencode(folders.pop()), WATCHED) < 0:
             os.close(descriptor)
             return None
-        return cls(descriptor, {os.path.basename(path) for path in paths})
+        return cls(descriptor, [os.path.basename(path) for path in paths])
 
     def drain(self) -> bool:
         """Read every event waiting; True if one is of a write to one of the files (or says
@@ -95,8 +108,8 @@ class FileWrites:
                 return written
             except OSError:
                 return True
-            names, anything = written_names(data)
-            written = written or anything or bool(names & self.names)
+            names, replaced, anything = written_names(data)
+            written = written or anything or bool(names & self.names) or self.first in replaced
 
     async def next_write(self, timeout: float, settle: float) -> bool:
         """Wait for a write to one of the files, or `timeout` seconds (False); after the first
@@ -105,7 +118,8 @@ class FileWrites:
         deadline = self.loop.time() + timeout
         while (left := deadline - self.loop.time()) > 0:
             readable = self.loop.create_future()
-            self.loop.add_reader(self.descriptor, readable.set_result, None)
+            # uvloop may still call a reader whose future was cancelled (the watch stopped).
+            self.loop.add_reader(self.descriptor, _done, readable)
             try:
                 await asyncio.wait_for(readable, left)
             except TimeoutError:

@@ -251,7 +251,8 @@ class Hub:
     async def watch(self) -> None:
         """SQLite: read the versions of every game the streams show, and of every game of the
         nights they show, in one query, SETTLE after the database's files are written (at
-        most once every WATCH_EVERY), and at least every LOOK_WATCHED; tell the streams whose
+        most once every WATCH_EVERY, and once more WATCH_EVERY after the writes), and at least
+        every LOOK_WATCHED; tell the streams whose
         state moved. Nothing runs while nothing is written: the loop hears of a write from
         inotify (games/live/filewrites.py). Where there is no inotify, `poll` instead."""
         files = _database_files()
@@ -261,12 +262,16 @@ class Hub:
             return
         loop = asyncio.get_running_loop()
         try:
-            looked = loop.time()
+            looked, written = loop.time(), False
             await self.look()  # what moved before the watch began
             while self.topics:
                 # At most one read every WATCH_EVERY: the writes meanwhile are read together.
+                # A read after writes is read again WATCH_EVERY later even if nothing more is
+                # written: a commit is visible only once the writer has marked it in the
+                # `-shm` index, which it may do just after its last write to the log.
                 settle = max(SETTLE, looked + WATCH_EVERY - loop.time())
-                await writes.next_write(LOOK_WATCHED, settle)
+                wait = WATCH_EVERY if written else LOOK_WATCHED
+                written = await writes.next_write(wait, settle)
                 looked = loop.time()
                 await self.look()
         finally:
@@ -347,6 +352,7 @@ def _database_files() -> list[str]:
     name = str(connection.settings_dict["NAME"])
     if not name or name == ":memory:" or name.startswith("file:") or "mode=memory" in name:
         return []
+    name = os.path.realpath(name)  # SQLite writes its log beside the file a link points to
     return [name, f"{name}-wal"]
 
 
