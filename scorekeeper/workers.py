@@ -42,8 +42,8 @@ class QuietServer(Server):
     def handle_exit(self, sig, frame) -> None:
         super().handle_exit(sig, frame)
         if self.stop_now is not None:
-            # uvicorn runs its signal handlers on the loop (add_signal_handler) where it can,
-            # else in the main thread between two steps: either way, through the loop's queue.
+            # uvicorn 0.54 installs its handlers with signal.signal: they run in the main
+            # thread (the loop's) between two steps, so the event is set through the loop.
             self.loop.call_soon_threadsafe(self.stop_now.set)
 
 

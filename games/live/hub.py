@@ -252,9 +252,9 @@ class Hub:
         """SQLite: read the versions of every game the streams show, and of every game of the
         nights they show, in one query, SETTLE after the database's files are written (at
         most once every WATCH_EVERY, and once more WATCH_EVERY after the writes), and at least
-        every LOOK_WATCHED; tell the streams whose
-        state moved. Nothing runs while nothing is written: the loop hears of a write from
-        inotify (games/live/filewrites.py). Where there is no inotify, `poll` instead."""
+        every LOOK_WATCHED; tell the streams whose state moved. Nothing runs while nothing is
+        written: the loop hears of a write from inotify (games/live/filewrites.py). Where
+        there is no inotify, `poll` instead."""
         files = _database_files()
         writes = FileWrites.watch(files) if files else None
         if writes is None:
