@@ -1,11 +1,13 @@
 """PostgreSQL out of connections: gunicorn runs more workers (4) than the server's
-max_connections (3) lets connect. A save that finds no connection answers 503 saying the server
-is busy (never a 500), the phone resends it as the page's queue does, and every save is stored
-once: the hands hold each phone's last acknowledged entry, one change per acknowledged save."""
+max_connections (3) lets connect, and other clients hold them. A save that finds no connection
+answers 503 saying the server is busy (never a 500), the phone resends it as the page's queue
+does, and every save is stored once: the hands hold each phone's last acknowledged entry, one
+change per acknowledged save."""
 
 import os
 import secrets
 import threading
+import time
 
 import psycopg
 import pytest
@@ -67,19 +69,29 @@ def test_more_threads_than_connections_answer_busy_never_500_and_lose_no_save():
                     acknowledged[seat].append(cards)
 
         server = Server(database, secret_key, workers=4)
-        # One of the three connections held by another client, so that the workers' own
-        # (one each: a save's live change is drawn in its own transaction) run out.
+        # All three connections held by other clients while the phones begin, so that the
+        # first saves find none (which workers take the phones' requests is the kernel's
+        # choice: two of them may serve all); then two are let go, and one stays held, so
+        # that the workers' own (one each, kept) run out again once a third worker serves.
         other_client = psycopg.connect(url)
+        blockers = [psycopg.connect(url) for _ in range(2)]
         try:
             threads = [threading.Thread(target=phone, args=(*p, server.port)) for p in phones]
             for thread in threads:
                 thread.start()
+            deadline = time.monotonic() + 60
+            while not busy_bodies and time.monotonic() < deadline:
+                time.sleep(0.01)  # until a save was answered busy
+            for blocker in blockers:
+                blocker.close()
             for thread in threads:
                 thread.join(timeout=240)
             assert not any(thread.is_alive() for thread in threads)
         finally:
             server.stop()
             other_client.close()
+            for blocker in blockers:
+                blocker.close()
 
         with psycopg.connect(url) as database:
             stored = dict(database.execute("SELECT seat_id, cards FROM games_hand").fetchall())
