@@ -62,6 +62,7 @@ from pathlib import Path
 from bench import soak
 from bench.serving import ROOT, ensure_database, free_port
 from games.answers import status_read
+from tests.faults import PRODUCTION  # the README's production command
 
 PHONES_A_TABLE = 5
 NAMES = ["Ann", "Bob", "Cid", "Dee", "Eve"]
@@ -787,16 +788,16 @@ def serve_app(app: Path, env: dict, workers: int, threads: int) -> tuple[subproc
     application, WEB_THREADS threads each); a checkout from before it, gunicorn's sync or
     gthread workers."""
     port = free_port()
-    command = [sys.executable, "-m", "gunicorn"]
-    if (app / "games" / "live").is_dir():
-        # The site's worker where the checkout has it, uvicorn-worker's before.
-        worker = "uvicorn_worker.UvicornWorker"
-        if (app / "scorekeeper" / "workers.py").is_file():
-            worker = "scorekeeper.workers.QuietUvicornWorker"
-        command += ["scorekeeper.asgi", "--worker-class", worker]
+    command = [sys.executable]
+    if (app / "scorekeeper" / "workers.py").is_file():
+        command += PRODUCTION
+        env = env | {"WEB_THREADS": str(threads)}
+    elif (app / "games" / "live").is_dir():  # before the site's own worker: uvicorn-worker's
+        command += ["-m", "gunicorn", "scorekeeper.asgi"]
+        command += ["--worker-class", "uvicorn_worker.UvicornWorker"]
         env = env | {"WEB_THREADS": str(threads)}
     else:
-        command += ["scorekeeper.wsgi"]
+        command += ["-m", "gunicorn", "scorekeeper.wsgi"]
         if threads > 1:
             command += ["--worker-class", "gthread", "--threads", str(threads)]
     command += ["--workers", str(workers)]

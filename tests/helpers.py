@@ -1,10 +1,12 @@
 """Shared test helpers (imported by tests, never from conftest)."""
 
+import asyncio
 import errno
 import os
 import re
 import sqlite3
 import subprocess
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import closing
 from pathlib import Path
 
@@ -200,3 +202,10 @@ class SmallDisk:
         # stream, a request still being served): a lazy unmount detaches the disk now and
         # frees it once the last file on it is closed, where a plain one fails as busy.
         subprocess.run(["umount", "--lazy", str(self.folder)], check=True)
+
+
+def on_own_loop(coroutine, runner=asyncio.run):
+    """Run `coroutine` on an event loop of its own, in a thread of its own (Playwright's loop may
+    be running on this one); its result."""
+    with ThreadPoolExecutor(1) as apart:
+        return apart.submit(runner, coroutine).result()

@@ -8,21 +8,15 @@ import os
 import signal
 import struct
 import sys
-from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 from uvicorn.config import Config
 
 from games.live.filewrites import IN_DELETE, IN_MODIFY, IN_Q_OVERFLOW, FileWrites, written_names
 from scorekeeper.workers import TICKS, QuietServer
+from tests.helpers import on_own_loop
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="inotify is Linux's")
-
-
-def run(coroutine):
-    """On a loop of its own (Playwright's may be running on this thread)."""
-    with ThreadPoolExecutor(1) as apart:
-        return apart.submit(asyncio.run, coroutine).result()
 
 
 def test_a_write_to_a_watched_file_is_heard_and_one_to_another_file_is_not(tmp_path):
@@ -58,7 +52,7 @@ def test_a_write_to_a_watched_file_is_heard_and_one_to_another_file_is_not(tmp_p
         finally:
             writes.close()
 
-    assert run(heard()) == {
+    assert on_own_loop(heard()) == {
         "nothing": False,
         "index": False,
         "log made": True,
@@ -89,7 +83,7 @@ def test_the_writes_of_one_transaction_are_heard_as_one(tmp_path):
         finally:
             writes.close()
 
-    assert run(heard()) == (True, False)
+    assert on_own_loop(heard()) == (True, False)
 
 
 def test_lost_events_count_as_a_write_and_names_are_read_from_the_events():
@@ -109,9 +103,10 @@ def test_files_of_two_folders_or_none_are_not_watched(tmp_path):
             writes.close()
         return writes is not None
 
-    assert run(watched([str(tmp_path / "a" / "db"), str(tmp_path / "b" / "db-wal")])) is False
-    assert run(watched([str(tmp_path / "missing-folder" / "db")])) is False
-    assert run(watched([str(tmp_path / "db")])) is True
+    apart = [str(tmp_path / "a" / "db"), str(tmp_path / "b" / "db-wal")]
+    assert on_own_loop(watched(apart)) is False
+    assert on_own_loop(watched([str(tmp_path / "missing-folder" / "db")])) is False
+    assert on_own_loop(watched([str(tmp_path / "db")])) is True
 
 
 async def app(scope, receive, send):  # what the server serves does not matter here
@@ -130,7 +125,7 @@ def test_the_quiet_server_ticks_once_a_second_doing_a_seconds_work_each_time(mon
         return len(counters) == 4
 
     server.on_tick = on_tick
-    run(server.main_loop())
+    on_own_loop(server.main_loop())
     assert counters == [0, TICKS, 2 * TICKS, 3 * TICKS]
 
 
@@ -144,7 +139,7 @@ def test_the_quiet_server_stops_at_once_when_told_not_at_its_next_tick():
         loop.call_soon(server.handle_exit, signal.SIGTERM, None)
         await asyncio.wait_for(main, timeout=0.5)  # a second's tick would time out
 
-    run(stopped())
+    on_own_loop(stopped())
     assert server.should_exit
 
 
@@ -172,8 +167,7 @@ def test_a_watch_stopped_as_a_write_comes_logs_nothing_and_keeps_no_descriptor(t
         await asyncio.sleep(0.05)
         return len(os.listdir("/proc/self/fd")) - descriptors
 
-    with ThreadPoolExecutor(1) as apart:
-        left = apart.submit(uvloop.run, stopped()).result()
+    left = on_own_loop(stopped(), runner=uvloop.run)
     assert (problems, left) == ([], 0)
 
 

@@ -16,6 +16,7 @@ from games.engine import CARDS
 from games.live.changes import CSRF_MARK
 from games.live.streams import HOLDER, Holder
 from games.models import Entry, Game, Membership
+from tests.helpers import on_own_loop
 
 pytestmark = pytest.mark.django_db
 
@@ -270,7 +271,6 @@ def test_a_change_is_carried_where_drawn_with_its_version_and_told_where_not(mem
     version: the hub carries it at once, with no wait. One made while none followed is told as
     the version (the phone asks)."""
     import asyncio
-    from concurrent.futures import ThreadPoolExecutor
     from types import SimpleNamespace
 
     from games.access.quick import Viewer
@@ -306,10 +306,7 @@ def test_a_change_is_carried_where_drawn_with_its_version_and_told_where_not(mem
         await hub.tell(topic, str(version))
         assert stream.told and stream.token == str(version)  # at once: nothing to wait for
 
-    def run(coroutine):  # on a loop of its own (Playwright's may be running on this thread)
-        with ThreadPoolExecutor(1) as apart:
-            apart.submit(asyncio.run, coroutine).result()
-
+    run = on_own_loop
     phone = SimpleNamespace(time_zone="")
     try:
         run(joined())
@@ -361,7 +358,6 @@ def test_an_idle_sqlite_hub_reads_nothing_until_the_database_is_written(
     (LOOK_ANYWAY polled). The hub closing its own connection at each read (CONN_MAX_AGE=0) is
     no write."""
     import asyncio
-    from concurrent.futures import ThreadPoolExecutor
     from unittest import mock
 
     from django.db import connection
@@ -412,9 +408,8 @@ def test_an_idle_sqlite_hub_reads_nothing_until_the_database_is_written(
             mock.patch.object(hub, "tell"),
             mock.patch.object(hub, "poll", counted_poll),
             mock.patch.object(hubs.FileWrites, "watch", watch),
-            ThreadPoolExecutor(1) as apart,
         ):
-            idle, written = apart.submit(asyncio.run, watched()).result()
+            idle, written = on_own_loop(watched())
     finally:
         settings["CONN_MAX_AGE"] = age
         hub.close()
