@@ -18,7 +18,7 @@ from games.live.streams import HOLDER, Holder
 from games.models import Entry, Game, Membership
 from tests.helpers import on_own_loop
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.waits]  # on streams, servers and intervals
 
 SAVED = Entry(CARDS, "KS QD 2C")
 
@@ -369,6 +369,7 @@ def test_an_idle_sqlite_hub_reads_nothing_until_the_database_is_written(
     game = make_game(member, names=("Ann", "Bob", "Cid"))
     hub = hubs.Hub()
     reads = []
+    every = hubs.WATCH_EVERY / 4
     states = hubs._states
 
     def counted(*args):
@@ -378,14 +379,18 @@ def test_an_idle_sqlite_hub_reads_nothing_until_the_database_is_written(
     async def watched():
         hub.topics[("game", game.pk)] = {object()}
         watching = asyncio.ensure_future(hub.watch())
-        await asyncio.sleep(1.5)  # 7 intervals, nothing written: one read, the first
+        for _ in range(1000):  # the first read, at the start, however busy the machine
+            if reads:
+                break
+            await asyncio.sleep(0.01)
+        await asyncio.sleep(8 * every)  # nothing written: no read after the first
         idle = len(reads)
         await hub.run(save, game, "Cid")
         for _ in range(1000):  # the reads the write brings, however busy the machine
             if len(reads) - idle >= (2 if inotify else 1):
                 break
             await asyncio.sleep(0.01)
-        await asyncio.sleep(0.3)  # and no more after them
+        await asyncio.sleep(6 * every)  # and no more after them
         written = len(reads) - idle
         watching.cancel()
         return idle, written
@@ -408,6 +413,9 @@ def test_an_idle_sqlite_hub_reads_nothing_until_the_database_is_written(
             mock.patch.object(hub, "tell"),
             mock.patch.object(hub, "poll", counted_poll),
             mock.patch.object(hubs.FileWrites, "watch", watch),
+            # The intervals a quarter of the site's (the test's waits count them, not seconds):
+            # the versions still read at least every LOOK_ANYWAY, 2 s, polled.
+            mock.patch.object(hubs, "WATCH_EVERY", every),
         ):
             idle, written = on_own_loop(watched())
     finally:
