@@ -39,15 +39,39 @@ DATABASE_FIXTURES = {
 class BrowserTestsFirst:
     """The browser tests first (the long ones: whole games, every page) and the rest after, so
     the many short tests fill both workers at the end and neither waits on the other's last
-    long test. pytest-django puts tests with a live server last; they flush the database
-    after each test, so the tests after them start from an empty one as before. Each xdist
-    worker has its own database, live server and Chromium: nothing is shared to collide on.
-    (`--dist=loadgroup` hands out one test at a time as a worker comes free; pytest 9.2 keeps
-    pytest-xdist 3.8 from reading xdist_group marks, so none is set.)"""
+    long test. The tests marked `waits` (most of their time spent waiting: taps at a person's
+    pace, a slow network, a stream's word, a quiet interval) are spread evenly among the busy
+    browser tests: handed out beside one, a waiting test leaves its core to that test's
+    Chromium, where two waiting at once left both cores idle (a run's idle time was 35
+    core-seconds, a quarter of it two of these at once). pytest-django puts tests with a live
+    server last; they flush the database after each test, so the tests after them start from
+    an empty one as before. Each xdist worker has its own database, live server and Chromium:
+    nothing is shared to collide on. (`--dist=loadgroup` hands out one test at a time as a
+    worker comes free, in this order; pytest 9.2 keeps pytest-xdist 3.8 from reading
+    xdist_group marks, so none is set.)"""
 
     @pytest.hookimpl(trylast=True)
     def pytest_collection_modifyitems(self, items):
-        items.sort(key=lambda item: item.get_closest_marker("browser") is None)
+        waiting = [item for item in items if item.get_closest_marker("waits")]
+        busy = [
+            item
+            for item in items
+            if item.get_closest_marker("browser") and not item.get_closest_marker("waits")
+        ]
+        first = {id(item) for item in waiting + busy}
+        rest = [item for item in items if id(item) not in first]
+        items[:] = spread(waiting, among=busy) + rest
+
+
+def spread(few: list, among: list) -> list:
+    """`few` spread evenly through `among`, each one between two of them where there are enough:
+    [a, b, c, d] and [x, y] give [a, x, b, c, y, d]."""
+    if not few:
+        return list(among)
+    step = len(among) / len(few)
+    placed = [(index * step + step / 2, 1, item) for index, item in enumerate(few)]
+    placed += [(index + 0.5, 0, item) for index, item in enumerate(among)]
+    return [item for _, _, item in sorted(placed, key=lambda placed: placed[:2])]
 
 
 def pytest_configure(config):

@@ -61,6 +61,7 @@ def ann_phone(browser, live_server, ann):
 RUMMY_HAND = "AH 2H 3H 7S 7S 8S JK 9D 9C KD QC 4D 10H"  # two decks: 7S twice
 
 
+@pytest.mark.waits
 def test_a_whole_rummy_hand_tapped_at_pace_over_a_slow_network(ann, ann_phone, make_game):
     game = make_game(ann, kind="rummy13", names=("Ann", "Bob", "Cid"))
     round_ = game.rounds.get(number=1)
@@ -112,6 +113,7 @@ def three_thirteen_at_round_eleven(ann, make_game):
     return game, game.rounds.get(number=11)
 
 
+@pytest.mark.waits
 def test_a_three_thirteen_round_eleven_hand_tapped_at_pace(ann, ann_phone, make_game):
     game, round_ = three_thirteen_at_round_eleven(ann, make_game)
     hand = "KH KS 5C 6C 7C 2D 9D 9H 10S JD QD 4S 3H"  # kings wild in round 11
@@ -127,6 +129,7 @@ def test_a_three_thirteen_round_eleven_hand_tapped_at_pace(ann, ann_phone, make_
     expect(panel.locator(".preview .meld").first).to_be_visible()
 
 
+@pytest.mark.waits
 def test_save_tapped_while_the_count_is_on_its_way_waits_for_it_and_logs_nothing(
     ann, ann_phone, make_game
 ):

@@ -106,6 +106,7 @@ def test_a_conflicting_save_still_gets_the_conflict_view(table):
     screenshot(bob_phone, "live-round-conflict")
 
 
+@pytest.mark.waits
 def test_the_score_table_and_the_game_night_follow_the_other_phone(table):
     game, ann_phone, bob_phone = table
     seen = []

@@ -37,6 +37,7 @@ def least_sure(readings):
     return sorted(readings, key=lambda reading: reading.confidence)[:1]
 
 
+@pytest.mark.waits
 def test_a_photo_fills_the_panel_to_check_correct_and_save(
     browser, live_server, member, make_game, monkeypatch, django_user_model
 ):

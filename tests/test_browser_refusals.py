@@ -58,6 +58,7 @@ def maya_phone(browser, live_server, member, make_game):
     context.close()
 
 
+@pytest.mark.waits
 def test_a_refused_save_is_read_at_once_from_the_pinned_bar_and_a_complete_hand_is_asked_about(
     maya_phone,
 ):
