@@ -20,7 +20,7 @@ from collections import Counter
 from pathlib import Path
 
 from bench.vision_tables import BY_EYE, deal_hands
-from games.vision import group_hands, read_cards, read_table, reader
+from games.vision import deck_supply, group_hands, read_cards, read_table, reader
 from games.vision.labels import RANKS
 from games.vision.reader import read_pixels
 
@@ -115,20 +115,23 @@ def labelled_photos(folder: Path):
         yield photo, photo.read_bytes(), truth
 
 
-def real_set(folder: Path, verbose=False):
+def real_set(folder: Path, verbose=False, supply=None):
     rows = []
     for photo, data, truth in labelled_photos(folder):
         start = time.perf_counter()
-        found = read_cards(data)
+        found = read_cards(data, supply)
         seconds = time.perf_counter() - start
         right = matched(found, truth)
         rows.append((right, len(found), len(truth), seconds))
         if verbose:
             names = {c.card for c in found}
             missed = sorted(set(truth) - names)
+            kept = {id(reading) for reading, _ in matching(found, truth)}
+            extra = sorted(f"{c.card}({c.confidence:.2f})" for c in found if id(c) not in kept)
             print(
                 f"  {photo.name}: {right}/{len(truth)} right, {len(found)} reported, "
-                f"missed {' '.join(missed) or 'none'}, {seconds:.3f} s"
+                f"missed {' '.join(missed) or 'none'}, extra {' '.join(extra) or 'none'}, "
+                f"{seconds:.3f} s"
             )
     return rows
 
@@ -169,12 +172,12 @@ def table_report(name, rows, note=""):
     return figures | {"in_hand_recall": placed / max(1, labelled), "hands_exact": exact}
 
 
-def real_tables(folder: Path, hands: int, verbose=False):
+def real_tables(folder: Path, hands: int, verbose=False, supply=None):
     """bidly's deals read as tables of `hands` hands, as `read_cards --hands` reads them."""
     rows = []
     for photo, data, truth in labelled_photos(folder):
         start, cpu = time.perf_counter(), time.process_time()
-        table = read_table(data, hands)
+        table = read_table(data, hands, supply)
         seconds, cpu = time.perf_counter() - start, time.process_time() - cpu
         hand_of = deal_hands(truth, hands, by_eye=BY_EYE.get(photo.name))
         rows.append(table_row(table, truth, hand_of, seconds, cpu))
@@ -306,6 +309,12 @@ def main(argv=None):
     parser.add_argument(
         "--namers", type=Path, nargs="+", help="other namers than the committed two (averaged)"
     )
+    parser.add_argument(
+        "--decks",
+        type=int,
+        help="read the --real deals knowing they are D decks without jokers (bidly's: 1), "
+        "as read_cards --decks D --jokers 0 reads them",
+    )
     parser.add_argument("--seed", type=int, default=20261124)
     parser.add_argument("--verbose", action="store_true", help="each photo's misses")
     args = parser.parse_args(argv)
@@ -325,15 +334,19 @@ def main(argv=None):
         reader.use_models(args.finder or reader.MODEL_PATH, args.namers or reader.NAMERS)
     read_cards(_warm_up_photo())
     models = " ".join(str(p) for p in (args.finder or reader.MODEL_PATH, *reader._namers))
+    supply = deck_supply(args.decks, jokers=0) if args.decks else None
+    decks = f" --decks {args.decks} --jokers 0" * bool(args.decks)
     for folder in args.real:
         count_reading(
-            f"bidly {folder.name} with {models}" + f" --hands {args.hands}" * bool(args.hands)
+            f"bidly {folder.name} with {models}"
+            + f" --hands {args.hands}" * bool(args.hands)
+            + decks
         )
         if args.hands:
-            rows = real_tables(folder, args.hands, args.verbose)
-            table_report(f"real tables: {folder.name}, read into {args.hands} hands", rows)
+            rows = real_tables(folder, args.hands, args.verbose, supply)
+            table_report(f"real tables: {folder.name}, read into {args.hands} hands{decks}", rows)
         else:
-            report(f"real: {folder.name}", real_set(folder, args.verbose))
+            report(f"real: {folder.name}{decks}", real_set(folder, args.verbose, supply))
     if args.held_out:
         count_reading(f"CardCounterML held out with {models}")
         one_hand, rest = held_out_sets(args.held_out, args.verbose)

@@ -25,8 +25,24 @@ class PhotoReading:
 def read_hand_photo(data: bytes, kind, rules, round_number: int) -> PhotoReading:
     """The cards of a photo of a hand of this game, in this round. Raises vision.PhotoError,
     whose message says what is wrong with the file, for the page."""
-    found = vision.read_cards(data)
+    found = vision.read_cards(data, supply_of(kind, rules))
     return reading_of(found, set(vision.unsure(found)), kind, rules, round_number)
+
+
+def supply_of(kind, rules) -> dict[str, int]:
+    """How many copies of each card the reader names the game's decks hold (its printed jokers
+    too, where it plays with them): a photo is never read as more of a card than that. A card
+    the game does not have is not limited: it is read, then left out of the hand and counted
+    in the note ("a printed joker where the game plays without them")."""
+    supply = {}
+    for label in vision.LABELS:
+        try:
+            card = parse_card(label)
+        except CardError:
+            continue
+        if card in kind.deck(rules):
+            supply[label] = kind.copies(card, rules)
+    return supply
 
 
 def reading_of(found, doubtful, kind, rules, round_number: int) -> PhotoReading:

@@ -10,7 +10,7 @@ from dataclasses import dataclass, replace
 from games import vision
 from games.engine.cards import Card, CardError, parse_card
 
-from .photos import PhotoReading, reading_again, reading_of
+from .photos import PhotoReading, reading_again, reading_of, supply_of
 
 MOST_CARDS = 60  # a hand carried back by the page holds at most this many (a 6-seat table: 13)
 
@@ -109,7 +109,7 @@ def read_table_photo(data: bytes, seats: list, photographer, kind, rules, number
     """The hands of a photo of the table (its bytes), one for each of `seats` (the round's, in
     the table's order). Raises vision.PhotoError for a file that cannot be read."""
     order = seats_from(seats, photographer)
-    table = vision.read_table(data, len(order))
+    table = vision.read_table(data, len(order), supply_of(kind, rules))
     found = [reading for hand in table.hands for reading in hand]
     doubtful = set(vision.unsure(found + [d.reading for d in table.doubtful]))
     hands = tuple(

@@ -50,6 +50,30 @@ def rummy(member, make_game):
     return make_game(member, kind="rummy13", names=("Ann", "Bob"))
 
 
+@pytest.mark.parametrize(
+    ("kind", "decks", "jokers"), [("gin", 1, None), ("rummy13", 2, 2), ("three-thirteen", 2, None)]
+)
+def test_a_photo_is_read_within_the_games_decks(
+    signed_in, member, make_game, monkeypatch, kind, decks, jokers
+):
+    """The reader is told how many copies of each card the game's decks hold: a one-deck game's
+    photo never reads a card twice. Jokers are limited only where the game plays with them (a
+    printed joker in a game without is read, then left out and counted in the note)."""
+    game = make_game(member, kind=kind, names=("Ann", "Bob"))
+    told = []
+    real = vision.read_cards
+
+    def read_cards(data, supply=None):
+        told.append(supply)
+        return real(data, supply)
+
+    monkeypatch.setattr(vision, "read_cards", read_cards)
+    response = send(signed_in, game, seats(game)[0], fixture("hand.jpg"))
+    assert status_of(response) == 200
+    expected = dict.fromkeys(vision.LABELS[:-1], decks)
+    assert told == [expected | ({"JK": jokers} if jokers is not None else {})]
+
+
 def test_the_cards_of_a_photo_come_back_for_the_panel_unsaved(signed_in, rummy):
     seat = seats(rummy)[0]
     photo = fixture("hand.jpg")
@@ -87,14 +111,14 @@ def readings(*cards):
 def test_a_reading_says_how_many_cards_it_found_of_those_the_hand_holds(
     signed_in, rummy, monkeypatch, cards, said
 ):
-    monkeypatch.setattr(vision, "read_cards", lambda data: readings(*cards.split()))
+    monkeypatch.setattr(vision, "read_cards", lambda data, supply: readings(*cards.split()))
     response = send(signed_in, rummy, seats(rummy)[0], fixture("hand.jpg"))
     assert status_of(response) == 200
     assert said in response.content.decode()
 
 
 def test_the_count_follows_the_round_and_the_game(signed_in, member, make_game, monkeypatch):
-    monkeypatch.setattr(vision, "read_cards", lambda data: readings("7H", "8H", "9H"))
+    monkeypatch.setattr(vision, "read_cards", lambda data, supply: readings("7H", "8H", "9H"))
     thirteen = make_game(member, names=("Ann", "Bob"))  # Three Thirteen: 3 cards in round 1
     text = send(signed_in, thirteen, seats(thirteen)[0], b"photo").content.decode()
     assert "Found 3 of the 3 cards this hand holds." in text

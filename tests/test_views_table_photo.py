@@ -48,12 +48,14 @@ def rummy(member, make_game):
 
 @pytest.fixture
 def reads(monkeypatch):
-    """The reader's answer for the next photos, and how many hands it was asked for."""
+    """The reader's answer for the next photos, and how many hands it was asked for (and,
+    in `answer.supplies`, the copies of each card it was told the round's decks hold)."""
     asked = []
 
     def answer(table):
-        def read_table(data, hands):
+        def read_table(data, hands, supply=None):
             asked.append(hands)
+            answer.supplies.append(supply)
             if data.startswith(b"not"):
                 raise vision.NotAPhoto()
             return table
@@ -61,6 +63,7 @@ def reads(monkeypatch):
         monkeypatch.setattr(table_photos.vision, "read_table", read_table)
         return asked
 
+    answer.supplies = []
     return answer
 
 
@@ -112,6 +115,9 @@ def test_every_hand_comes_back_for_its_panel_from_the_photographers_seat_round_t
         assert f'hx-swap-oob="innerHTML:#photo-{seat.pk}"' in text
     assert text.count("Found 13 of the 13 cards this hand holds.") == 2 * 4
     assert not Hand.objects.exists()
+    # The reader is told the round's decks: two of each card and the two printed jokers.
+    (supply,) = reads.supplies
+    assert supply == dict.fromkeys(vision.LABELS[:-1], 2) | {"JK": 2}
 
 
 def test_the_page_offers_the_table_photo_from_the_first_seat_still_to_enter(signed_in, rummy):

@@ -94,6 +94,24 @@ def test_a_table_photo_is_read_into_its_hands_bottom_left_top_right():
     assert answer["doubtful"] == []
 
 
+def test_decks_limit_each_card_to_its_copies_and_bad_counts_are_refused():
+    """--decks D: no card read more than D times (--jokers J: jokers J times); the counts are
+    checked before any photo is read."""
+    photo = FIXTURES / "hand.jpg"
+    out = io.StringIO()
+    call_command("read_cards", "--json", "--decks", "1", "--jokers", "0", str(photo), stdout=out)
+    cards = [card["card"] for card in json.loads(out.getvalue())["cards"]]
+    assert cards and len(cards) == len(set(cards)) and "JK" not in cards
+    for arguments, message in [
+        (["--decks", "0"], "at least 1"),
+        (["--decks", "two"], "at least 1"),
+        (["--decks", "1", "--jokers", "-1"], "at least 0"),
+        (["--jokers", "2"], "--jokers goes with --decks"),
+    ]:
+        with pytest.raises(CommandError, match=message):
+            call_command("read_cards", *arguments, str(photo))
+
+
 def test_table_reading_refuses_bad_photos_and_a_number_of_hands_outside_two_to_six(tmp_path):
     hostile = tmp_path / "table.jpg"
     hostile.write_bytes(b"\xff\xd8\xff\xe0" + b"\x00" * 64)  # a JPEG's start, then nothing

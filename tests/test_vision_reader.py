@@ -85,10 +85,32 @@ def test_an_empty_table_is_no_cards(colour):
     assert read_cards(photo_bytes(Image.new("RGB", (800, 600), colour))) == []
 
 
-def _corner(x, y, to_x, to_y, label="7H", score=0.9):
+def _corner(x, y, to_x, to_y, label="7H", score=0.9, **others):
+    """A corner read as `label`, or as any of `others` with the probability each is given."""
     labels = np.full(len(LABELS), 0.001)
     labels[LABELS.index(label)] = 1.0
+    for other, likely in others.items():
+        labels[LABELS.index(other)] = likely
     return Corner((x, y), (x - 10, y - 20, x + 10, y + 20), (to_x, to_y), score, labels)
+
+
+def test_a_one_deck_supply_reads_the_less_sure_of_two_alike_as_its_next_likeliest():
+    """Two cards both likeliest an 8 of hearts: from two decks, two; from one deck, the surer
+    one is, and the other is what it most likely is instead (a queen read as an 8), its
+    alternative the 8 the surer one took. A card of which no copy is left above the reported
+    sureness is not reported, and a label the supply does not name is not limited."""
+    sure = _corner(100, 100, 80, 120, "8H", score=0.9)
+    queen = _corner(400, 100, 80, 120, "8H", score=0.5, QH=0.8)
+    assert [c.card for c in cards_from_corners([sure, queen])] == ["8H", "8H"]
+    assert [c.card for c in cards_from_corners([sure, queen], supply={"8H": 2})] == ["8H", "8H"]
+    first, second = cards_from_corners([queen, sure], supply={"8H": 1, "QH": 1})
+    assert (first.card, second.card) == ("8H", "QH")
+    assert first.confidence > second.confidence and second.alternative == "8H"
+    assert [c.card for c in cards_from_corners([sure, queen], supply={"8H": 1, "QH": 0})] == [
+        "8H"  # nothing else it is likely to be: not reported
+    ]
+    jokers = [_corner(100, 100, 80, 120, "JK"), _corner(400, 100, 80, 120, "JK")]
+    assert [c.card for c in cards_from_corners(jokers, supply={"8H": 1})] == ["JK", "JK"]
 
 
 def test_a_cards_two_corners_count_once_whatever_they_are_read_as():

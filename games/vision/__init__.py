@@ -4,6 +4,8 @@ read_cards(data: bytes) -> list[CardReading]   # raises a PhotoError for a bad f
 unsure(cards) -> the readings the player should check first
 check_words(card) -> "check: 6 of clubs, or 9?"
 read_table(data: bytes, hands: int) -> TableReading   # the hands of a table photo, in order
+Both take `supply` (`deck_supply(decks, jokers)`, or a game's own): no card is read more often
+than the game's decks hold it.
 """
 
 from games.vision.photo import (
@@ -17,6 +19,7 @@ from games.vision.photo import (
     TooManyPixels,
 )
 from games.vision.reader import UNSURE_BELOW, CardReading, read_cards, unsure
+from games.vision.readings import LABELS, deck_supply
 from games.vision.tables import HANDS, DoubtfulCard, TableReading, group_hands, read_table
 from games.vision.words import check_words
 
@@ -31,6 +34,8 @@ __all__ = [
     "MAX_PIXELS",
     "UNSURE_BELOW",
     "CardReading",
+    "LABELS",
+    "deck_supply",
     "DamagedPhoto",
     "NotAPhoto",
     "PhotoError",

@@ -1,6 +1,7 @@
 """A card's two corner indices paired into one card, and the card read from them."""
 
 import math
+from collections.abc import Mapping
 
 import numpy as np
 
@@ -67,8 +68,11 @@ def _pair_order(a: Corner, b: Corner):
     return (int(np.argmax(a.labels) != np.argmax(b.labels)), card_mismatch(a, b))
 
 
-def cards_from_corners(corners: list[Corner], scale=1.0, size=None) -> list[CardReading]:
-    """Corners paired into cards (each card's two indices count once), then labelled."""
+def cards_from_corners(
+    corners: list[Corner], scale=1.0, size=None, supply: Mapping[str, int] | None = None
+) -> list[CardReading]:
+    """Corners paired into cards (each card's two indices count once), then labelled; within
+    `supply` where it is given (see `_labelled`)."""
     pairs = sorted(
         (_pair_order(a, b), i, j)
         for i, a in enumerate(corners)
@@ -79,18 +83,15 @@ def cards_from_corners(corners: list[Corner], scale=1.0, size=None) -> list[Card
     for _, i, j in pairs:
         if i not in partner and j not in partner:
             partner[i], partner[j] = j, i
-    cards = []
+    groups = []
     for i, corner in enumerate(corners):
         j = partner.get(i)
-        if j is not None and j < i:
-            continue
-        group = [corner] if j is None else [corner, corners[j]]
-        log_p = sum(np.log(np.clip(c.labels, 1e-9, 1)) for c in group)
-        labels = np.exp(log_p - log_p.max())
-        labels /= labels.sum()
-        first, second = np.argsort(-labels)[:2]
+        if j is None or j > i:
+            groups.append([corner] if j is None else [corner, corners[j]])
+    cards = []
+    for group, labels, first, second in _labelled(groups, supply):
         best = max(group, key=lambda c: c.score)
-        sureness = min(1.0, max(c.score for c in group) / 0.6) * max(c.real for c in group)
+        sureness = _sureness(group)
         confidence = float(labels[first] * sureness)
         if confidence < REPORTED_FROM:
             continue
@@ -107,6 +108,47 @@ def cards_from_corners(corners: list[Corner], scale=1.0, size=None) -> list[Card
         )
     cards.sort(key=lambda c: (c.box[1], c.box[0]))
     return cards
+
+
+def _labelled(groups, supply: Mapping[str, int] | None):
+    """Each card's labels (the probability of each of LABELS, its corners' answers
+    multiplied), the label it is read as and the best other one it could be.
+
+    Without a supply each card is its likeliest label. With one (how many copies of each
+    label the game's decks hold; a label it does not name is not limited), the cards are
+    labelled surest first, each its likeliest label of which a copy is left: two cards of a
+    one-deck game are never read as the same card, and the less sure of them is read as what
+    it most likely is instead, the label the surer one took then its best other."""
+    found = []
+    for group in groups:
+        log_p = sum(np.log(np.clip(c.labels, 1e-9, 1)) for c in group)
+        labels = np.exp(log_p - log_p.max())
+        labels /= labels.sum()
+        found.append((group, labels))
+    if supply is None:
+        for group, labels in found:
+            first, second = np.argsort(-labels)[:2]
+            yield group, labels, first, second
+        return
+    left = dict(supply)
+    surest_first = sorted(found, key=lambda found: -found[1].max() * _sureness(found[0]))
+    for group, labels in surest_first:
+        ranked = np.argsort(-labels)
+        for place, label in enumerate(ranked):
+            copies = left.get(LABELS[label])
+            if copies is not None and copies <= 0:
+                continue
+            if labels[label] * _sureness(group) >= REPORTED_FROM:  # else not reported: no copy
+                if copies is not None:
+                    left[LABELS[label]] = copies - 1
+                other = ranked[1] if place == 0 else ranked[0]
+                yield group, labels, label, other
+            break
+
+
+def _sureness(group) -> float:
+    """How sure the finder and the namer are that the group is a card at all."""
+    return min(1.0, max(c.score for c in group) / 0.6) * max(c.real for c in group)
 
 
 def _card_centre(group, scale):

@@ -3,6 +3,7 @@
 import math
 import os
 import threading
+from collections.abc import Mapping
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
 from functools import partial
@@ -120,17 +121,21 @@ def use_models(finder: Path, namers=NAMERS):
             _sessions[namer] = _session(namer)
 
 
-def read_cards(data: bytes) -> list[CardReading]:
-    """The cards in a photo (its bytes), best first; raises a PhotoError for a bad file."""
+def read_cards(data: bytes, supply: Mapping[str, int] | None = None) -> list[CardReading]:
+    """The cards in a photo (its bytes), best first; raises a PhotoError for a bad file.
+    `supply`: how many copies of each label the game's decks hold (`deck_supply`), if known:
+    no label is then read more often than that."""
     pixels, scale = open_photo(data)
-    return read_pixels(pixels, scale)
+    return read_pixels(pixels, scale, supply)
 
 
-def read_pixels(pixels: np.ndarray, scale: float = 1.0) -> list[CardReading]:
+def read_pixels(
+    pixels: np.ndarray, scale: float = 1.0, supply: Mapping[str, int] | None = None
+) -> list[CardReading]:
     """The cards in an RGB uint8 array; boxes are multiplied by `scale`."""
     h, w, _ = pixels.shape
     corners = name_corners(pixels, find_corners(pixels))
-    return cards_from_corners(corners, scale, (w * scale, h * scale))
+    return cards_from_corners(corners, scale, (w * scale, h * scale), supply)
 
 
 def find_corners(pixels: np.ndarray) -> list[Corner]:

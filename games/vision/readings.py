@@ -11,6 +11,15 @@ from games.vision.labels import JOKER_RANK, RANKS, SUITS
 LABELS = tuple(f"{rank}{suit}" for rank in RANKS[:JOKER_RANK] for suit in SUITS) + ("JK",)
 
 
+def deck_supply(decks: int, jokers: int | None = None) -> dict[str, int]:
+    """How many copies of each label `decks` standard decks hold, for the reader's `supply`:
+    and `jokers` printed jokers (None: as many jokers as the photo shows)."""
+    supply = dict.fromkeys(LABELS[:-1], decks)
+    if jokers is not None:
+        supply["JK"] = jokers
+    return supply
+
+
 @dataclass(frozen=True)
 class CardReading:
     """One card found: its label in RULES.md's notation, how sure the reader is, the box of

@@ -20,6 +20,7 @@ around the middle of the hands' centres (in the photo: bottom, left, top, right 
 """
 
 import math
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from games.vision.reader import read_cards
@@ -49,12 +50,13 @@ class TableReading:
     doubtful: tuple[DoubtfulCard, ...] = ()
 
 
-def read_table(data: bytes, hands: int) -> TableReading:
+def read_table(data: bytes, hands: int, supply: Mapping[str, int] | None = None) -> TableReading:
     """The hands in a photo of the table (its bytes), in the table's order; raises a
-    PhotoError for a bad file and a ValueError for a number of hands outside HANDS."""
+    PhotoError for a bad file and a ValueError for a number of hands outside HANDS. `supply`:
+    the copies of each label the round's decks hold, as read_cards takes it."""
     if hands not in HANDS:
         raise ValueError(hands_words(hands))
-    return group_hands(read_cards(data), hands)
+    return group_hands(read_cards(data, supply), hands)
 
 
 def hands_words(hands) -> str:

@@ -9,9 +9,32 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
-from games.vision import HANDS, MAX_BYTES, PhotoError, TableReading, read_cards, read_table
+from games.vision import (
+    HANDS,
+    MAX_BYTES,
+    PhotoError,
+    TableReading,
+    deck_supply,
+    read_cards,
+    read_table,
+)
 from games.vision.reader import run_at_once
 from games.vision.tables import hands_words
+
+
+def _count(least):
+    """A whole number of at least `least`, for --decks and --jokers."""
+
+    def parsed(text):
+        try:
+            number = int(text)
+        except ValueError:
+            number = None
+        if number is None or number < least:
+            raise argparse.ArgumentTypeError(f"a whole number of at least {least}, not {text!r}")
+        return number
+
+    return parsed
 
 
 def _hands(text):
@@ -45,10 +68,27 @@ class Command(BaseCommand):
                 f"{HANDS[-1]}), the hand nearest the photo's bottom edge first, then clockwise"
             ),
         )
+        parser.add_argument(
+            "--decks",
+            type=_count(1),
+            metavar="D",
+            help="the cards come from D standard decks: no card is read more than D times",
+        )
+        parser.add_argument(
+            "--jokers",
+            type=_count(0),
+            metavar="J",
+            help="with --decks: J printed jokers in play (without it, jokers are not limited)",
+        )
 
     def handle(self, *args, photos, **options):
         run_at_once()  # a command has its cores to itself: the finder's looks run on them at once
         hands = options["hands"]
+        if options["jokers"] is not None and options["decks"] is None:
+            raise CommandError("--jokers goes with --decks: how many decks the cards come from")
+        supply = (
+            None if options["decks"] is None else deck_supply(options["decks"], options["jokers"])
+        )
         failed = 0
         for photo in photos:
             started = time.perf_counter()
@@ -56,7 +96,10 @@ class Command(BaseCommand):
             try:
                 with Path(photo).open("rb") as file:
                     data = file.read(MAX_BYTES + 1)  # one byte over is enough to refuse it
-                answer |= _table(read_table(data, hands)) if hands else _cards(read_cards(data))
+                if hands:
+                    answer |= _table(read_table(data, hands, supply))
+                else:
+                    answer |= _cards(read_cards(data, supply))
             except (OSError, PhotoError) as error:
                 failed += 1
                 message = error.message if isinstance(error, PhotoError) else _file_error(error)
