@@ -311,7 +311,11 @@ def main(argv=None):
     )
     parser.add_argument(
         "--decks",
-        type=int,
+        type=lambda text: (
+            int(text)
+            if text.isdigit() and int(text) >= 1
+            else parser.error(f"--decks: a whole number of at least 1, not {text!r}")
+        ),
         help="read the --real deals knowing they are D decks without jokers (bidly's: 1), "
         "as read_cards --decks D --jokers 0 reads them",
     )
@@ -334,8 +338,8 @@ def main(argv=None):
         reader.use_models(args.finder or reader.MODEL_PATH, args.namers or reader.NAMERS)
     read_cards(_warm_up_photo())
     models = " ".join(str(p) for p in (args.finder or reader.MODEL_PATH, *reader._namers))
-    supply = deck_supply(args.decks, jokers=0) if args.decks else None
-    decks = f" --decks {args.decks} --jokers 0" * bool(args.decks)
+    supply = deck_supply(args.decks, jokers=0) if args.decks is not None else None
+    decks = f" --decks {args.decks} --jokers 0" * (args.decks is not None)
     for folder in args.real:
         count_reading(
             f"bidly {folder.name} with {models}"

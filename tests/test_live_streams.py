@@ -18,7 +18,7 @@ from games.live.streams import HOLDER, Holder
 from games.models import Entry, Game, Membership
 from tests.helpers import on_own_loop
 
-pytestmark = [pytest.mark.django_db, pytest.mark.waits]  # on streams, servers and intervals
+pytestmark = pytest.mark.django_db
 
 SAVED = Entry(CARDS, "KS QD 2C")
 
@@ -119,6 +119,7 @@ def table(push_server, member, bob, make_game):
     return push_server, make_game(member, names=("Ann", "Bob", "Cid"))
 
 
+@pytest.mark.waits  # on a stream, a server or an interval
 def test_a_save_is_told_to_every_stream_of_its_game_and_night(table, member, bob):
     server, game = table
     ann = Stream(server, signed_in(member), f"/games/{game.pk}/stream/")
@@ -155,6 +156,7 @@ def save_through_the_view(client, game, name, cards):
         HOLDER.reset(token)
 
 
+@pytest.mark.waits  # on a stream, a server or an interval
 def test_a_saves_change_is_carried_drawn_as_each_phone_may_see_it(table, member, bob):
     server, game = table
     other_link = as_guest(game, "Eve's phone")  # a second guest link
@@ -197,6 +199,7 @@ def test_a_saves_change_is_carried_drawn_as_each_phone_may_see_it(table, member,
         stream.close()
 
 
+@pytest.mark.waits  # on a stream, a server or an interval
 def test_a_removed_member_and_a_finished_games_guest_are_told_nothing_more(table, member, bob):
     server, game = table
     bobs = Stream(server, signed_in(bob), f"/games/{game.pk}/stream/")
@@ -223,6 +226,7 @@ def test_a_removed_member_and_a_finished_games_guest_are_told_nothing_more(table
     ann.close()
 
 
+@pytest.mark.waits  # on a stream, a server or an interval
 def test_a_stopping_server_closes_its_streams_without_ending_them(table, member):
     server, game = table
     stream = Stream(server, signed_in(member), f"/games/{game.pk}/stream/")
@@ -232,6 +236,7 @@ def test_a_stopping_server_closes_its_streams_without_ending_them(table, member)
     assert stream.next_event() is None  # no "end": the phone opens its stream again
 
 
+@pytest.mark.waits  # on a stream, a server or an interval
 def test_pages_are_served_beside_the_streams(table, member):
     server, game = table
     stream = Stream(server, signed_in(member), f"/games/{game.pk}/stream/")
@@ -343,6 +348,7 @@ def test_a_change_is_carried_where_drawn_with_its_version_and_told_where_not(mem
         hub.close()
 
 
+@pytest.mark.waits  # on a stream, a server or an interval
 @pytest.mark.django_db(transaction=True)  # the hub reads on a thread of its own
 @pytest.mark.parametrize(
     ("inotify", "max_age"),

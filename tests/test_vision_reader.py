@@ -111,6 +111,12 @@ def test_a_one_deck_supply_reads_the_less_sure_of_two_alike_as_its_next_likelies
     ]
     jokers = [_corner(100, 100, 80, 120, "JK"), _corner(400, 100, 80, 120, "JK")]
     assert [c.card for c in cards_from_corners(jokers, supply={"8H": 1})] == ["JK", "JK"]
+    # A second 7 of hearts in Gin (no jokers) is its next likeliest card of the deck, never
+    # the joker the game does not have (which the page would leave out as a printed joker).
+    seven, other = _corner(100, 100, 80, 120, "7H"), _corner(400, 100, 80, 120, "7H", JK=0.9)
+    other.labels[LABELS.index("7D")] = 0.5
+    gin = dict.fromkeys(LABELS[:-1], 1)
+    assert [c.card for c in cards_from_corners([seven, other], supply=gin)] == ["7H", "7D"]
 
 
 def test_a_cards_two_corners_count_once_whatever_they_are_read_as():

@@ -115,10 +115,12 @@ def _labelled(groups, supply: Mapping[str, int] | None):
     multiplied), the label it is read as and the best other one it could be.
 
     Without a supply each card is its likeliest label. With one (how many copies of each
-    label the game's decks hold; a label it does not name is not limited), the cards are
-    labelled surest first, each its likeliest label of which a copy is left: two cards of a
-    one-deck game are never read as the same card, and the less sure of them is read as what
-    it most likely is instead, the label the surer one took then its best other."""
+    label the game's decks hold), the cards are labelled surest first, each its likeliest
+    label of which a copy is left: two cards of a one-deck game are never read as the same
+    card, and the less sure of them is read as what it most likely is instead, the label the
+    surer one took then its best other. A label the supply does not name (a printed joker in
+    a game without them) is read only where it is a card's likeliest, never instead: the page
+    leaves it out and says so, where a card pushed onto it would be lost without a word."""
     found = []
     for group in groups:
         log_p = sum(np.log(np.clip(c.labels, 1e-9, 1)) for c in group)
@@ -136,7 +138,7 @@ def _labelled(groups, supply: Mapping[str, int] | None):
         ranked = np.argsort(-labels)
         for place, label in enumerate(ranked):
             copies = left.get(LABELS[label])
-            if copies is not None and copies <= 0:
+            if (copies is not None and copies <= 0) or (copies is None and place > 0):
                 continue
             if labels[label] * _sureness(group) >= REPORTED_FROM:  # else not reported: no copy
                 if copies is not None:
