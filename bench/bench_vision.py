@@ -20,6 +20,7 @@ from collections import Counter
 from pathlib import Path
 
 from bench.vision_tables import BY_EYE, deal_hands
+from games.management.commands.read_cards import at_least
 from games.vision import deck_supply, group_hands, read_cards, read_table, reader
 from games.vision.labels import RANKS
 from games.vision.reader import read_pixels
@@ -311,11 +312,7 @@ def main(argv=None):
     )
     parser.add_argument(
         "--decks",
-        type=lambda text: (
-            int(text)
-            if text.isdigit() and int(text) >= 1
-            else parser.error(f"--decks: a whole number of at least 1, not {text!r}")
-        ),
+        type=at_least(1),
         help="read the --real deals knowing they are D decks without jokers (bidly's: 1), "
         "as read_cards --decks D --jokers 0 reads them",
     )

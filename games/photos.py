@@ -34,13 +34,14 @@ def supply_of(kind, rules) -> dict[str, int]:
     too, where it plays with them): a photo is never read as more of a card than that. A card
     the game does not have is not limited: it is read, then left out of the hand and counted
     in the note ("a printed joker where the game plays without them")."""
+    deck = {str(card): card for card in kind.deck(rules)}
     supply = {}
     for label in vision.LABELS:
         try:
-            card = parse_card(label)
+            card = deck.get(str(parse_card(label)))
         except CardError:
             continue
-        if card in kind.deck(rules):
+        if card is not None:
             supply[label] = kind.copies(card, rules)
     return supply
 

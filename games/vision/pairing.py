@@ -89,9 +89,8 @@ def cards_from_corners(
         if j is None or j > i:
             groups.append([corner] if j is None else [corner, corners[j]])
     cards = []
-    for group, labels, first, second in _labelled(groups, supply):
+    for group, labels, sureness, first, second in _labelled(groups, supply):
         best = max(group, key=lambda c: c.score)
-        sureness = _sureness(group)
         confidence = float(labels[first] * sureness)
         if confidence < REPORTED_FROM:
             continue
@@ -112,7 +111,7 @@ def cards_from_corners(
 
 def _labelled(groups, supply: Mapping[str, int] | None):
     """Each card's labels (the probability of each of LABELS, its corners' answers
-    multiplied), the label it is read as and the best other one it could be.
+    multiplied), its sureness, the label it is read as and the best other one it could be.
 
     Without a supply each card is its likeliest label. With one (how many copies of each
     label the game's decks hold), the cards are labelled surest first, each its likeliest
@@ -126,25 +125,24 @@ def _labelled(groups, supply: Mapping[str, int] | None):
         log_p = sum(np.log(np.clip(c.labels, 1e-9, 1)) for c in group)
         labels = np.exp(log_p - log_p.max())
         labels /= labels.sum()
-        found.append((group, labels))
+        found.append((group, labels, _sureness(group)))
     if supply is None:
-        for group, labels in found:
+        for group, labels, sureness in found:
             first, second = np.argsort(-labels)[:2]
-            yield group, labels, first, second
+            yield group, labels, sureness, first, second
         return
     left = dict(supply)
-    surest_first = sorted(found, key=lambda found: -found[1].max() * _sureness(found[0]))
-    for group, labels in surest_first:
+    for group, labels, sureness in sorted(found, key=lambda found: -found[1].max() * found[2]):
         ranked = np.argsort(-labels)
         for place, label in enumerate(ranked):
             copies = left.get(LABELS[label])
             if (copies is not None and copies <= 0) or (copies is None and place > 0):
                 continue
-            if labels[label] * _sureness(group) >= REPORTED_FROM:  # else not reported: no copy
+            if labels[label] * sureness >= REPORTED_FROM:  # else not reported: no copy taken
                 if copies is not None:
                     left[LABELS[label]] = copies - 1
                 other = ranked[1] if place == 0 else ranked[0]
-                yield group, labels, label, other
+                yield group, labels, sureness, label, other
             break
 
 

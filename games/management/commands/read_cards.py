@@ -22,8 +22,9 @@ from games.vision.reader import run_at_once
 from games.vision.tables import hands_words
 
 
-def _count(least):
-    """A whole number of at least `least`, for --decks and --jokers."""
+def at_least(least):
+    """An argparse type: a whole number of at least `least` (--decks, --jokers; the bench's
+    --decks too)."""
 
     def parsed(text):
         try:
@@ -70,13 +71,13 @@ class Command(BaseCommand):
         )
         parser.add_argument(
             "--decks",
-            type=_count(1),
+            type=at_least(1),
             metavar="D",
             help="the cards come from D standard decks: no card is read more than D times",
         )
         parser.add_argument(
             "--jokers",
-            type=_count(0),
+            type=at_least(0),
             metavar="J",
             help="with --decks: J printed jokers in play (without it, jokers are not limited)",
         )
