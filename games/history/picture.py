@@ -129,16 +129,20 @@ def draw_night(
             draw.text((name_x, y), name, font=face, fill=ink)
             draw.text((left + box_w - 20 - points_w, y), points, font=bold, fill=ink)
     y = top + head_h + row_h * most + 32
-    # Each story line on up to two lines of the picture, as many as fit above its foot.
+    # Each story line on up to two lines of the picture, as many as fit above its foot; a
+    # line cut short (longer than two, or than the room left) ends with an ellipsis.
     for line in lines[:3]:
         rows = _wrapped(draw, line, WIDTH - 96, font(26), 99) or [line]
-        for row, part in enumerate(rows[:2]):
+        shown = []
+        for part in rows[:2]:
             if y + 30 > HEIGHT - 12:
                 break
-            cut = row == 1 and len(rows) > 2
-            text = _fit(draw, part + (" …" if cut else ""), WIDTH - 96, font(26))
-            draw.text((48, y), text, font=font(26), fill=muted)
+            shown.append((y, part))
             y += 34
+        for row, (at, part) in enumerate(shown):
+            cut = row == len(shown) - 1 and len(rows) > len(shown)
+            text = _fit(draw, part + (" …" if cut else ""), WIDTH - 96, font(26))
+            draw.text((48, at), text, font=font(26), fill=muted)
         y += 10
     out = io.BytesIO()
     image.save(out, format="PNG", optimize=False, compress_level=3)
