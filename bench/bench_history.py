@@ -6,6 +6,7 @@ after an old round is corrected (what its key makes stale is worked out again).
     uv run python -m bench.bench_history
 """
 
+import argparse
 import statistics
 import time
 
@@ -38,7 +39,13 @@ def timed(client, url, runs, before=None):
     return times, len(queries)
 
 
-def main():
+def main(argv=None):
+    # No options: --help says what it does and runs nothing (before, it ran the whole bench).
+    parser = argparse.ArgumentParser(
+        description=__doc__.split("\n\n")[0].replace("\n", " "),
+        epilog="It takes a minute or two: 500 nights are built first.",
+    )
+    parser.parse_args(argv)
     configure()
     from django.conf import settings
     from django.core.management import call_command
