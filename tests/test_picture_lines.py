@@ -1,43 +1,79 @@
-"""The share picture's story lines: a line that does not fit whole is never cut without a mark."""
+"""The share picture: every player of every game shown, and two or three lines of the story
+beside or under the standings; a line that does not fit whole is never cut without a mark."""
 
 from PIL import ImageDraw
 
 from games.history import picture
 
-# A night of one game of four players: its rows leave room for a line and a half of story.
-FOUR = picture.GameShown(
-    "13-card Rummy",
-    tuple(picture.Standing(n, name, 10 * n, "#0072b2") for n, name in enumerate("ABCD", 1)),
-    True,
-)
+NAMES = ["Asha", "Ben", "Chiara", "Dev", "Elif", "Farah", "Gus", "Ravi"]
 SHORT = "Dev led from deal 1 to the end."
 LONG = (
     "Best hand: Asha declared in deal 3: four pure sequences: the others count double "
     "(536 points counted)."
 )
+COMEBACK = "Comeback: Ben was 16 points behind after deal 2 and won."
 
 
-def drawn_texts(monkeypatch, lines) -> list[str]:
+def game(players: int, kind="13-card Rummy") -> picture.GameShown:
+    standings = tuple(
+        picture.Standing(n, name, 10 * n, "#0072b2") for n, name in enumerate(NAMES[:players], 1)
+    )
+    return picture.GameShown(kind, standings, True)
+
+
+def drawn_texts(monkeypatch, games, lines) -> list[str]:
     texts = []
     real = ImageDraw.ImageDraw.text
 
     def text(self, xy, words, *args, **kwargs):
+        assert xy[1] + 26 <= picture.HEIGHT, f"{words!r} drawn below the picture's foot"
         texts.append(words)
         return real(self, xy, words, *args, **kwargs)
 
     monkeypatch.setattr(ImageDraw.ImageDraw, "text", text)
-    picture.draw_night("Game night", "Dev won 13-card Rummy by 108", [FOUR], lines)
+    picture.draw_night("Game night", "Dev won 13-card Rummy by 108", games, lines)
     return texts
 
 
-def test_a_story_line_whose_second_row_does_not_fit_ends_with_an_ellipsis(monkeypatch):
-    texts = drawn_texts(monkeypatch, [SHORT, LONG])
-    assert SHORT in texts
-    (shown,) = [t for t in texts if t.startswith("Best hand:")]
-    assert shown != LONG and shown.endswith("…"), shown
-
-
-def test_a_story_line_that_fits_is_drawn_whole(monkeypatch):
-    texts = drawn_texts(monkeypatch, [SHORT, "Comeback: Ben was 16 points behind and won."])
-    assert "Comeback: Ben was 16 points behind and won." in texts
+def test_a_game_of_eight_shows_all_eight_and_three_story_lines_beside_them(monkeypatch):
+    texts = drawn_texts(monkeypatch, [game(8)], [SHORT, LONG, COMEBACK])
+    assert set(NAMES) <= set(texts)
+    story = " ".join(t for t in texts if t not in NAMES)
+    for line in (SHORT, LONG, COMEBACK):
+        assert line in story
     assert not any(t.endswith("…") for t in texts)
+
+
+def test_three_games_of_eight_show_every_player_and_at_least_two_lines(monkeypatch):
+    games = [game(8), game(8, "Gin Rummy"), game(7, "Five Crowns")]
+    texts = drawn_texts(monkeypatch, games, [SHORT, LONG, COMEBACK])
+    assert [t for t in texts if t in NAMES].count("Ravi") == 2
+    assert [t for t in texts if t in NAMES].count("Gus") == 3
+    assert SHORT in texts
+    assert any(t.startswith("Best hand:") for t in texts)
+
+
+def test_a_story_line_longer_than_its_room_ends_with_an_ellipsis(monkeypatch):
+    endless = "Best hand: " + " ".join(["four pure sequences"] * 40) + "."
+    texts = drawn_texts(monkeypatch, [game(4)], [SHORT, endless])
+    assert SHORT in texts
+    rows = [t for t in texts if "pure sequences" in t]
+    assert rows[-1].endswith("…") and rows[0].startswith("Best hand:")
+
+
+def test_games_beyond_the_three_shown_are_said(monkeypatch):
+    texts = drawn_texts(monkeypatch, [game(4)] * 5, [SHORT, LONG, COMEBACK])
+    assert "And 2 more games on the night's page." in texts
+    assert [t for t in texts if t in NAMES].count("Asha") == 3
+
+
+def test_players_sharing_a_first_name_are_told_apart():
+    names = {1: "Maya Rao", 2: "Maya Singh", 3: "Ben Ito", 4: "Ann Lee", 5: "Ann Lin", 6: "Ann"}
+    assert picture.short_names(names) == {
+        1: "Maya R.",
+        2: "Maya S.",
+        3: "Ben",
+        4: "Ann Lee",
+        5: "Ann Lin",
+        6: "Ann",
+    }

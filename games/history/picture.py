@@ -3,6 +3,7 @@ the winner, two or three lines of the story, in the app's colours, light or dark
 what it is given: first names, points, the story's words; never a link."""
 
 import io
+from collections import Counter
 from dataclasses import dataclass
 from functools import cache
 
@@ -66,6 +67,30 @@ def _wrapped(draw, text: str, width: int, face, most: int) -> list[str] | None:
     return lines
 
 
+STORY_ROW = 34  # px a row of the story's lines takes (26 px text)
+
+
+def _story(draw, lines, x, y, width, foot, rows_a_line, ink) -> None:
+    """The story's lines from (x, y), each on up to `rows_a_line` rows of `width` pixels, as
+    many as fit above `foot`; a line cut short (longer than its rows, or than the room left)
+    ends with an ellipsis."""
+    face = font(26)
+    for line in lines:
+        rows = _wrapped(draw, line, width, face, 99) or [line]
+        shown = []
+        for part in rows[:rows_a_line]:
+            if y + STORY_ROW - 4 > foot:
+                break
+            shown.append((y, part))
+            y += STORY_ROW
+        for row, (at, part) in enumerate(shown):
+            cut = row == len(shown) - 1 and len(rows) > len(shown)
+            draw.text(
+                (x, at), _fit(draw, part + (" …" if cut else ""), width, face), font=face, fill=ink
+            )
+        y += 10
+
+
 def draw_night(
     title: str, headline: str, games: list[GameShown], lines: list[str], theme: str = "light"
 ) -> bytes:
@@ -97,29 +122,37 @@ def draw_night(
             draw.text((48, 58 + (size + 6) * row), text, font=small, fill=on_felt)
     shown = games[:3]
     columns = max(1, len(shown))
-    rows_room = 6
-    most = max((min(len(g.standings), rows_room) for g in shown), default=0)
-    # One game of a few players fills the picture: larger rows read better in a chat.
-    scale = 1.0 if columns > 1 else 1.5 if most <= 4 else 1.2
-    size, row_h, head_h = round(26 * scale), round(44 * scale), round(56 * scale)
-    face, bold = font(size), font(size, True)
+    most = max((len(g.standings) for g in shown), default=0)  # every player, up to eight
+    # One game with its story: the standings on the left, the story's lines beside them.
+    beside = columns == 1 and bool(lines)
     gap = 24
-    box_w = (WIDTH - 96 - gap * (columns - 1)) // columns
-    top = 148
+    panes = 2 if beside else columns
+    box_w = (WIDTH - 96 - gap * (panes - 1)) // panes
+    top, foot = 148, HEIGHT - 16
+    # One game of a few players fills its half: larger rows read better in a chat.
+    scale = 1.0 if columns > 1 else 1.5 if most <= 4 else 1.2
+    row_h, head_h = round(44 * scale), round(56 * scale)
+    # Room kept under the standings for three rows of the story, where it goes under them.
+    story_room = STORY_ROW * 3 + 42 if lines and not beside else 0
+    room = foot - story_room - top - head_h
+    if most and row_h * most > room:
+        row_h = room // most
+    size = min(round(26 * scale), row_h - 10)
+    face, bold = font(size), font(size, True)
     for index, game in enumerate(shown):
         left = 48 + index * (box_w + gap)
-        bottom = top + head_h + row_h * min(len(game.standings), rows_room)
+        bottom = top + head_h + row_h * len(game.standings)
         draw.rounded_rectangle((left, top, left + box_w, bottom), 14, fill=surface)
         state = "" if game.finished else " · in play"
         kind = _fit(draw, game.kind + state, box_w - 40, bold)
         draw.text((left + 20, top + round(14 * scale)), kind, font=bold, fill=ink)
-        for row, standing in enumerate(game.standings[:rows_room]):
+        for row, standing in enumerate(game.standings):
             y = top + head_h + row_h * row
             if standing.place == 1:
                 draw.rectangle((left + 8, y - 4, left + box_w - 8, y + row_h - 8), fill=leader_bg)
             place_colour = gold if standing.place == 1 else muted
             draw.text((left + 20, y), str(standing.place), font=bold, fill=place_colour)
-            dot = round(22 * scale)
+            dot = min(round(22 * scale), size)
             dot_x, dot_y = left + 20 + round(36 * scale), y + (size - dot) // 2 + 4
             draw.ellipse((dot_x, dot_y, dot_x + dot, dot_y + dot), fill=standing.colour)
             points = str(standing.points)
@@ -128,28 +161,37 @@ def draw_night(
             name = _fit(draw, standing.name, left + box_w - 40 - points_w - name_x, face)
             draw.text((name_x, y), name, font=face, fill=ink)
             draw.text((left + box_w - 20 - points_w, y), points, font=bold, fill=ink)
-    y = top + head_h + row_h * most + 32
-    # Each story line on up to two lines of the picture, as many as fit above its foot; a
-    # line cut short (longer than two, or than the room left) ends with an ellipsis.
-    for line in lines[:3]:
-        rows = _wrapped(draw, line, WIDTH - 96, font(26), 99) or [line]
-        shown = []
-        for part in rows[:2]:
-            if y + 30 > HEIGHT - 12:
-                break
-            shown.append((y, part))
-            y += 34
-        for row, (at, part) in enumerate(shown):
-            cut = row == len(shown) - 1 and len(rows) > len(shown)
-            text = _fit(draw, part + (" …" if cut else ""), WIDTH - 96, font(26))
-            draw.text((48, at), text, font=font(26), fill=muted)
-        y += 10
+    lines = lines[:3]
+    if len(games) > len(shown):  # said, not dropped without a word
+        more = len(games) - len(shown)
+        lines = [*lines[:2], f"And {more} more game{'s' if more > 1 else ''} on the night's page."]
+    if beside:
+        _story(draw, lines, 48 + box_w + gap, top + 8, box_w, foot, 4, muted)
+    else:
+        _story(draw, lines, 48, top + head_h + row_h * most + 32, WIDTH - 96, foot, 2, muted)
     out = io.BytesIO()
     image.save(out, format="PNG", optimize=False, compress_level=3)
     return out.getvalue()
 
 
 def first_name(name: str) -> str:
-    """What the picture calls a player: the first word of the name the group knows."""
+    """The first word of the name the group knows."""
     words = name.split()
     return words[0] if words else name
+
+
+def short_names(names: dict) -> dict:
+    """What the picture and the night's headline call each player (`names`: key -> the name
+    the group knows): the first name; where two players share it, with their last name's
+    initial ("Maya R.", "Maya S."); where that is shared too, the whole name."""
+    firsts = {key: first_name(name) for key, name in names.items()}
+    taken = Counter(firsts.values())
+    short = {}
+    for key, name in names.items():
+        words = name.split()
+        if taken[firsts[key]] == 1 or len(words) < 2:
+            short[key] = firsts[key]
+        else:
+            short[key] = f"{words[0]} {words[-1][0]}."
+    again = Counter(short.values())
+    return {key: names[key] if again[value] > 1 else value for key, value in short.items()}
