@@ -59,6 +59,31 @@ def test_a_comeback_is_told_with_its_rounds():
     )
 
 
+def test_a_comeback_to_a_shared_win_says_so():
+    # Round 3 as above but Cid's 15: Bob and Cid both finish on 30, Bob was 30 behind.
+    tied = [*COMEBACK[:2], [(1, "cards", 20), (2, "went_out", 0), (3, "cards", 15)]]
+    lines = texts(told("three-thirteen", tied))
+    assert lines["winner"][0].startswith("Bob and Cid shared the win in Three Thirteen")
+    assert lines["comeback"] == (
+        "Comeback: Bob was 30 points behind after round 1 and shared the win.",
+        1,
+    )
+
+
+def test_two_games_of_one_kind_in_a_night_are_numbered_in_its_story():
+    tales = [
+        told("three-thirteen", COMEBACK, game_id=1),
+        told("three-thirteen", COMEBACK, game_id=2),
+        told("three-thirteen", [], game_id=3),  # started, nothing played: not counted
+    ]
+    called = story.game_names(tales)
+    assert called == {1: "Three Thirteen, game 1", 2: "Three Thirteen, game 2"}
+    names = {moment.game_name for moment in story.night_story(tales, NAMES)}
+    assert names == {"Three Thirteen, game 1", "Three Thirteen, game 2"}
+    alone = [told("three-thirteen", COMEBACK, game_id=1)]
+    assert story.game_names(alone) == {1: "Three Thirteen"}
+
+
 def test_a_game_in_play_tells_who_leads_and_no_comeback_yet():
     lines = texts(told("three-thirteen", COMEBACK[:2], finished=False))
     assert lines["winner"] == ("Cid leads Three Thirteen by 15 points after round 2.", 2)

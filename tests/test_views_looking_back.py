@@ -52,7 +52,9 @@ def test_a_night_of_two_games_tells_each_under_its_name(signed_in, night_game, m
     entered = {"Ann": Entry("went_out", "5H 6H 7H"), "Bob": Entry("points", entered=45)}
     play(rematch, entered, finish=False)
     page = signed_in.get(f"/nights/{night_game.night_id}/").content.decode()
-    assert page.count("<h3>Three Thirteen</h3>") == 2
+    # Two games of one kind: numbered, so each game's lines are told apart.
+    assert page.count("<h3>Three Thirteen, game 1</h3>") == 1
+    assert page.count("<h3>Three Thirteen, game 2</h3>") == 1
     assert "Biggest penalty: Bob&#x27;s 45 points in round 1: entered as a number." in page
 
 
@@ -161,6 +163,10 @@ def test_a_guest_links_preview_shows_only_the_games_it_lets_in(member, make_game
     response = visitor.get(picture)
     assert response["Content-Type"] == "image/png"
     assert Image.open(io.BytesIO(response.content)).size == (1200, 630)
+    # A secret link's page and picture are for its holders, not for search engines.
+    for secret in (visitor.get(guest_pass.get_absolute_url()), response):
+        assert secret["X-Robots-Tag"] == "noindex, nofollow"
+    assert '<meta name="robots" content="noindex, nofollow">' in join
     # Once in, the guest still may not open the night's own picture or share page.
     visitor.post(guest_pass.get_absolute_url(), {"device": "Mallory's phone"})
     for url in ("picture.png", "share/"):
@@ -222,6 +228,8 @@ def test_a_night_shared_by_its_link_shows_its_picture_and_nothing_else(
     response = stranger.get(picture, {"theme": "dark"})
     assert response["Content-Type"] == "image/png"
     assert Image.open(io.BytesIO(response.content)).size == (1200, 630)
+    assert shown["X-Robots-Tag"] == response["X-Robots-Tag"] == "noindex, nofollow"
+    assert '<meta name="robots" content="noindex, nofollow">' in body
     assert stranger.post(f"/shared/{link.token}/").status_code == 405
 
     # Stopped: the link shows nothing; a new one is a new secret.
@@ -346,7 +354,11 @@ def test_the_pictures_lines_name_their_game_and_a_long_headline_is_wrapped_not_c
     monkeypatch.setattr(picture, "draw_night", drawing)
     play(make_game(member, names=("Ann", "Bob")), ROUND_1)
     assert signed_in.get(f"/nights/{night_game.night_id}/picture.png").status_code == 200
-    assert drawn["lines"] and all(line.startswith("Three Thirteen: ") for line in drawn["lines"])
+    assert drawn["lines"] and all(
+        line.startswith(("Three Thirteen, game 1: ", "Three Thirteen, game 2: "))
+        for line in drawn["lines"]
+    )
+    assert "won Three Thirteen, game 1" in drawn["headline"]
 
     from PIL import Image, ImageDraw
 

@@ -10,7 +10,7 @@ from ..engine.cards import cards_as_printed
 from ..models import GuestPass, Player
 from ..recent import Recent
 from . import picture
-from .story import Moment, margin, night_story
+from .story import Moment, game_names, margin, night_story
 from .tales import Tale, tales_of
 
 PICTURES_KEPT = 64
@@ -28,6 +28,15 @@ class NightTold:
         return {pk: player.name for pk, player in self.players.items()}
 
     @property
+    def short_names(self) -> dict[int, str]:
+        """First names, told apart where two players share one (`picture.short_names`)."""
+        return picture.short_names(self.names)
+
+    @property
+    def game_names(self) -> dict[int, str]:
+        return game_names(self.tales)
+
+    @property
     def finished(self) -> list[Tale]:
         return [tale for tale in self.tales if tale.finished]
 
@@ -39,23 +48,24 @@ class NightTold:
         """Who won (or leads) each game played, a line a game; one line saying so while no
         round is played."""
         parts = []
+        names, called = self.short_names, self.game_names
         for tale in self.tales:
             if not tale.rounds:
                 continue
-            firsts = [picture.first_name(self.names.get(p, "?")) for p in tale.winners]
+            firsts = [names.get(p, "?") for p in tale.winners]
             verb = ("won" if tale.finished else "leads") if len(firsts) == 1 else "shared"
             if len(firsts) > 1 and not tale.finished:
                 verb = "lead"
             by = f" by {margin(tale)}" if len(firsts) == 1 and margin(tale) else ""
-            parts.append(f"{' and '.join(firsts)} {verb} {tale.kind_def.name}{by}")
+            parts.append(f"{' and '.join(firsts)} {verb} {called[tale.game_id]}{by}")
         return parts or ["No rounds played yet"]
 
     def described(self) -> str:
         """What the picture shows, in words (its alternative text and preview description):
         the headline, then each game's standings by first name."""
-        names = {pk: picture.first_name(name) for pk, name in self.names.items()}
+        names, called = self.short_names, self.game_names
         games = [
-            f"{tale.kind_def.name}: "
+            f"{called[tale.game_id]}: "
             + ", ".join(f"{place}. {names.get(who, '?')} {pts}" for place, who, pts in tale.places)
             for tale in self.tales
             if tale.rounds
@@ -85,10 +95,10 @@ def picture_of(night, night_told: NightTold, theme: str) -> bytes:
     found = _PICTURES.get(key)
     if found is not None:
         return found
-    names = {pk: picture.first_name(name) for pk, name in night_told.names.items()}
+    names, called = night_told.short_names, night_told.game_names
     games = [
         picture.GameShown(
-            tale.kind_def.name,
+            called[tale.game_id],
             tuple(
                 picture.Standing(place, names.get(p, "?"), points, night_told.players[p].colour)
                 for place, p, points in tale.places

@@ -2,6 +2,7 @@
 the best hand, the biggest penalty and why, the comeback. Plain data in, lines of words out;
 the words are the rules' own (the engine's reasons under a hand, its names of outcomes)."""
 
+from collections import Counter
 from dataclasses import dataclass
 
 from games import engine
@@ -222,12 +223,13 @@ def penalty_words(tale: Tale, facts: RoundFacts, hand, names: dict) -> str:
     return f"{who}'s {_points(hand.points)} in {where}: {reasons}"
 
 
-def game_story(tale: Tale, names: dict) -> list[Moment]:
-    """The lines of one game's story, as far as it has been played."""
+def game_story(tale: Tale, names: dict, game_name: str = "") -> list[Moment]:
+    """The lines of one game's story, as far as it has been played (`game_name`: what the
+    night calls the game, its kind's name by default)."""
     if not tale.rounds:
         return []
     kind = tale.kind_def
-    line = _line_maker(tale)
+    line = _line_maker(tale, game_name or kind.name)
     lines = []
     firsts = [names.get(p, "?") for p in tale.winners]
     last = tale.rounds[-1].number
@@ -274,21 +276,40 @@ def game_story(tale: Tale, names: dict) -> list[Moment]:
         lines.append(line("penalty", text, facts.number))
     back = comeback(tale)
     if back is not None and tale.finished:
+        ended = "won" if len(tale.winners) == 1 else "shared the win"
         text = (
             f"Comeback: {names.get(back.player, '?')} was {_points(back.behind)} behind after "
-            f"{kind.round_word} {back.round} and won"
+            f"{kind.round_word} {back.round} and {ended}"
         )
         lines.append(line("comeback", text, back.round))
     return lines
 
 
-def _line_maker(tale: Tale):
+def _line_maker(tale: Tale, game_name: str):
     def line(topic, text, number):
-        return Moment(topic, text + ".", tale.game_id, number, tale.kind_def.name)
+        return Moment(topic, text + ".", tale.game_id, number, game_name)
 
     return line
 
 
+def game_names(tales: list[Tale]) -> dict[int, str]:
+    """What a night calls each of its games (`tales` in the order they were started): its
+    kind's name, numbered where the night played that kind more than once ("13-card Rummy,
+    game 2"), so two games' lines and standings are told apart."""
+    played = [tale for tale in tales if tale.rounds]
+    kinds = Counter(tale.kind_def.name for tale in played)
+    seen: Counter = Counter()
+    named = {}
+    for tale in played:
+        name = tale.kind_def.name
+        seen[name] += 1
+        named[tale.game_id] = f"{name}, game {seen[name]}" if kinds[name] > 1 else name
+    return named
+
+
 def night_story(tales: list[Tale], names: dict) -> list[Moment]:
     """Every game's story, in the order the games were started."""
-    return [moment for tale in tales for moment in game_story(tale, names)]
+    called = game_names(tales)
+    return [
+        moment for tale in tales for moment in game_story(tale, names, called.get(tale.game_id, ""))
+    ]
