@@ -10,6 +10,7 @@ from ..history.shared import guest_preview
 from ..lookups import guest_landing
 from ..models import Game, GuestPass
 from ..qr import qr_svg
+from .looking_back import not_indexed
 
 
 @member_required
@@ -44,6 +45,7 @@ def guest_pass(request: TableRequest, game_id, pass_id):
 
 
 @require_http_methods(["GET", "HEAD", "POST"])
+@not_indexed
 def guest_join(request: TableRequest, game_id, token):
     """The page a guest link opens: the phone names itself, then enters hands in this game."""
     guest_pass = (

@@ -3,6 +3,7 @@ and by a link a member makes for the group's chat), the group's records, and its
 review."""
 
 from datetime import date
+from functools import wraps
 
 from django.http import Http404, HttpResponse, HttpResponseBadRequest
 from django.shortcuts import get_object_or_404, redirect, render
@@ -17,6 +18,21 @@ from ..history import year as years
 from ..history.kept import kept
 from ..history.shared import picture_of, preview, told
 from ..models import GameNight, GuestPass, NightLink, Player
+
+
+def not_indexed(view):
+    """A page or picture that a secret link opens (a shared night, a guest link): no search
+    engine indexes it or follows it, whoever the link reaches (X-Robots-Tag, which covers the
+    pictures as well as the pages)."""
+
+    @wraps(view)
+    def answered(request, *args, **kwargs):
+        response = view(request, *args, **kwargs)
+        response["X-Robots-Tag"] = "noindex, nofollow"
+        return response
+
+    return answered
+
 
 THEMES = ("light", "dark")
 
@@ -96,6 +112,7 @@ def _shared(request: TableRequest, token):
 
 
 @require_safe
+@not_indexed
 def shared_night(request: TableRequest, token):
     """A night shared by its link: its picture and the lines of its story, for whoever holds
     the link (a chat's preview fetcher included), and nothing else of the group: no name but
@@ -115,6 +132,7 @@ def shared_night(request: TableRequest, token):
 
 
 @require_safe
+@not_indexed
 def shared_picture(request: TableRequest, token):
     """The picture of a night shared by its link (PNG), while the link is shared."""
     night, games = _shared(request, token)
@@ -123,6 +141,7 @@ def shared_picture(request: TableRequest, token):
 
 
 @require_safe
+@not_indexed
 def guest_picture(request: TableRequest, game_id, token):
     """A guest link's preview picture: the games the link lets its guest into, while it is
     good. Nothing of the night's other games, and nothing at all once it has ended."""
