@@ -210,3 +210,45 @@ def test_changes_of_a_three_thirteen_round_are_counted_on_both_phones(table, pus
     for page in (ann, bob):
         expect(page.get_by_text("Changes (3)")).to_be_visible()
     expect(bob.locator("#round-changes-list li")).to_have_count(3)
+
+
+TWELVE_HEARTS = "2H 3H 4H 5H 6H 7H 8H 9H 10H JH QH KH"
+
+
+def test_the_last_hands_saved_line_stays_in_view_as_the_stream_draws_the_summary(
+    browser, push_server, make_member, make_game
+):
+    """The round's last hand, asked about and answered where Save was tapped: the page comes to
+    the hand's saved line, and the round's summary that the stream then draws under it (taller:
+    the doubled counts, Undo) leaves it there. Before, each part of the summary was put in
+    before the old one was taken out and the browser's scroll anchoring followed the old one
+    to the page's end: the saved line above the screen."""
+    ann = make_member("ann")
+    game = make_game(ann, kind="rummy13", names=("Maya", "Priya", "Sam", "Theo"))
+    context, page = signed_in_phone(browser, push_server, ann)
+    logged = []
+    page.on("console", lambda message: message.type == "error" and logged.append(message.text))
+    try:
+        page.goto(f"/games/{game.pk}/rounds/1/")
+        following_by_stream(page)
+        panel = panel_for(page, "Theo")
+        tap(page, "Theo", f"{TWELVE_HEARTS} AH")
+        expect(panel.locator(".bar-points")).to_have_text("0 points")
+        panel.locator(".chosen").evaluate(
+            "(tray) => window.scrollTo(0, tray.getBoundingClientRect().top + scrollY - 450)"
+        )
+        panel.get_by_role("button", name="Save Theo's hand").click()
+        question = panel_for(page, "Theo").locator(".question")
+        expect(question).to_contain_text("Did Theo declare?")
+        question.get_by_role("button", name="Yes, Theo declared").click()
+        line = panel_for(page, "Theo").locator(".hand-line .saved")
+        expect(line).to_have_text("Declared and won · 0 points")
+        # The summary as the save left it, from the stream: the doubled counts, Undo.
+        expect(page.locator("#round-status .notice")).to_contain_text("count is doubled")
+        expect(page.locator("#round-changes-count")).to_have_text("1")
+        page.wait_for_timeout(300)  # anything the summary moves has moved
+        expect(line).to_be_in_viewport(ratio=1)
+        assert line.bounding_box()["y"] >= 52, "under the pinned top bar"
+        assert logged == []
+    finally:
+        context.close()

@@ -368,7 +368,10 @@
       this.openNext();
       // After the next one opens: the browser's scroll anchoring would otherwise move the page
       // by that panel's height where the page goes on below the hands (the table photo's form).
-      if (tapped) this.section.scrollIntoView({ block: "start" });
+      if (tapped) {
+        this.section.scrollIntoView({ block: "start" });
+        keepInView(this.section);
+      }
       // Saved before the count of its last taps came (Save within the count's delay): the
       // breakdown of the cards before goes, and the pinned bar says saved (the hand's line
       // has its points).
@@ -579,9 +582,24 @@
   document.addEventListener("htmx:beforeSwap", (event) => {
     if (event.detail.requestConfig?.elt?.matches?.("form.undo")) statusTop = statusAt();
   });
+  // A tapped save's hand, brought to the top of the screen, stays there while the round's summary
+  // is drawn again under it (from the stream, or asked): each part is put in before the old one is
+  // taken out, and the browser's scroll anchoring may follow the old one down to the page's end
+  // (the hand's line then above the screen). Until the thumb moves the page itself.
+  const KEEP_SAVED_IN_VIEW = 5000; // ms: the summary comes within WORD_AFTER_SAVE (live.js)
+  let keptSection = null; // {id, top, until}
+  const keepInView = (section) => {
+    keptSection = { id: section.id, top: section.getBoundingClientRect().top, until: performance.now() + KEEP_SAVED_IN_VIEW };
+  };
+  for (const type of ["touchstart", "wheel", "keydown", "pointerdown"]) {
+    window.addEventListener(type, () => (keptSection = null), { capture: true, passive: true });
+  }
   document.addEventListener("htmx:afterSwap", (event) => {
     if (keptScroll !== null && window.scrollY !== keptScroll) window.scrollTo(0, keptScroll);
     keptScroll = null;
+    const kept = keptSection && performance.now() < keptSection.until && document.getElementById(keptSection.id);
+    if (kept) window.scrollBy(0, kept.getBoundingClientRect().top - keptSection.top);
+    else keptSection = null;
     if (statusTop !== null) window.scrollBy(0, (statusAt() ?? statusTop) - statusTop);
     statusTop = null;
     const config = event.detail.requestConfig;
