@@ -418,3 +418,11 @@ def night_games(night) -> list[dict]:
             )
         games.append({"game": game, "kind": game.kind_def, "chart": chart, "table": table})
     return games
+
+
+def tonight(request: TableRequest) -> dict:
+    """A guest stays for the night: the games its pass lets it into, the next ones too (its
+    score table lists them, and lists a game started since as the page follows the table)."""
+    if not request.as_guest:
+        return {}
+    return {"tonight": Game.objects.filter(request.guest.games()).order_by("created_at")}

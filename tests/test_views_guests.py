@@ -137,8 +137,15 @@ def test_a_guest_stays_in_for_the_rematch_and_the_next_games_of_the_night(
     guest, guest_pass, game, member, make_game
 ):
     game.finish()
+    before = guest.get(f"/games/{game.pk}/live/").content.decode()
+    assert before.split('id="game-tonight"')[1].count('class="game-link"') == 1
     rematch = make_game(member, names=("Bob", "Cid", "Ann"))
     assert rematch.night_id == game.night_id
+    # The finished game's page, following the table, lists the game started since.
+    followed = guest.get(f"/games/{game.pk}/live/").content.decode()
+    tonight = followed.split('id="game-tonight"')[1]
+    assert "Tonight's games" in tonight and f'href="/games/{rematch.pk}/"' in tonight
+    assert tonight.count('class="game-link"') == 2
     page = guest.get(f"/games/{game.pk}/").content.decode()
     assert "Tonight's games" in page and f'href="/games/{rematch.pk}/"' in page
     assert guest.get(f"/games/{rematch.pk}/rounds/1/").status_code == 200

@@ -11,7 +11,7 @@ from ..access import TableRequest, game_access, member_required
 from ..etags import game_etag
 from ..forms import NewGameForm
 from ..history import game_results
-from ..lookups import game_context, game_for, guest_landing, whole_number
+from ..lookups import game_context, game_for, guest_landing, tonight, whole_number
 from ..models import Game, GameNight, Player
 
 
@@ -51,10 +51,7 @@ def new_game(request: TableRequest):
 def game(request: TableRequest, game_id):
     game = game_for(request, game_id)
     context = game_context(game) | {"live_etag": game_etag(request, game)}
-    if request.as_guest:
-        # A guest stays for the night: the games its pass lets it into, the next ones too.
-        context["tonight"] = Game.objects.filter(request.guest.games()).order_by("created_at")
-    return render(request, "games/game.html", context)
+    return render(request, "games/game.html", context | tonight(request))
 
 
 @member_required

@@ -39,6 +39,7 @@ from ..lookups import (
     round_changes,
     round_state_at,
     round_state_for,
+    tonight,
     whole_number,
 )
 from ..models import Game, GameNight
@@ -87,7 +88,7 @@ def _game_live(request: TableRequest, game_id):
     return _answer(
         request,
         game_etag(request, game),
-        lambda: render(request, "games/live/game.html", game_context(game)),
+        lambda: render(request, "games/live/game.html", game_context(game) | tonight(request)),
     )
 
 
