@@ -65,6 +65,8 @@ def test_a_finished_night_tells_its_story_and_shares_its_picture(
         assert answer.headers["content-type"] == "image/png"
         image = Image.open(io.BytesIO(answer.body()))
         assert (image.format, image.size) == ("PNG", (1200, 630))
+        # The file says what it shows, the winner first (its Description, as the alt text).
+        assert image.text["Description"].startswith("Ann won Three Thirteen by 35.")
 
     # The share sheet gets the picture itself, a PNG named for the night.
     page.get_by_role("button", name="Share the picture").click()

@@ -347,9 +347,9 @@ def test_the_pictures_lines_name_their_game_and_a_long_headline_is_wrapped_not_c
     drawn = {}
     real = picture.draw_night
 
-    def drawing(title, headline, games, lines, theme="light"):
+    def drawing(title, headline, games, lines, theme="light", description=""):
         drawn.update(headline=headline, lines=lines)
-        return real(title, headline, games, lines, theme)
+        return real(title, headline, games, lines, theme, description)
 
     monkeypatch.setattr(picture, "draw_night", drawing)
     play(make_game(member, names=("Ann", "Bob")), ROUND_1)

@@ -7,7 +7,7 @@ from collections import Counter
 from dataclasses import dataclass
 from functools import cache
 
-from PIL import Image, ImageDraw, ImageFont
+from PIL import Image, ImageDraw, ImageFont, PngImagePlugin
 
 WIDTH, HEIGHT = 1200, 630  # the size link previews show (Open Graph)
 FONTS = "/usr/share/fonts/truetype/dejavu/"
@@ -92,9 +92,15 @@ def _story(draw, lines, x, y, width, foot, rows_a_line, ink) -> None:
 
 
 def draw_night(
-    title: str, headline: str, games: list[GameShown], lines: list[str], theme: str = "light"
+    title: str,
+    headline: str,
+    games: list[GameShown],
+    lines: list[str],
+    theme: str = "light",
+    description: str = "",
 ) -> bytes:
-    """The picture as PNG bytes."""
+    """The picture as PNG bytes; the file also carries `title` and what it shows in words
+    (`description`: the page's alternative text), as the PNG's Title and Description."""
     page, surface, ink, muted, felt, on_felt, leader_bg, gold = THEMES[theme]
     image = Image.new("RGB", (WIDTH, HEIGHT), page)
     draw = ImageDraw.Draw(image)
@@ -170,7 +176,10 @@ def draw_night(
     else:
         _story(draw, lines, 48, top + head_h + row_h * most + 32, WIDTH - 96, foot, 2, muted)
     out = io.BytesIO()
-    image.save(out, format="PNG", optimize=False, compress_level=3)
+    words = PngImagePlugin.PngInfo()
+    words.add_itxt("Title", title)
+    words.add_itxt("Description", description or headline)
+    image.save(out, format="PNG", optimize=False, compress_level=3, pnginfo=words)
     return out.getvalue()
 
 

@@ -118,7 +118,9 @@ def picture_of(night, night_told: NightTold, theme: str) -> bytes:
         if m.topic in ("best", "comeback", "decider")
     ][:3]
     title = f"Game night · {night.date:%A %-d %B %Y}"
-    png = picture.draw_night(title, night_told.headline(), games, lines, theme)
+    png = picture.draw_night(
+        title, night_told.headline(), games, lines, theme, description=night_told.described()
+    )
     _PICTURES.put(key, png)
     return png
 
