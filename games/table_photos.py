@@ -78,6 +78,11 @@ class TablePhoto:
         ]
 
     @property
+    def empty(self) -> bool:
+        """No card was found anywhere in the photo."""
+        return not self.loose and not any(hand.reading.cards for hand in self.hands)
+
+    @property
     def note(self) -> str:
         found = sum(len(hand.reading.cards) for hand in self.hands) + len(self.loose)
         first, *others = [hand.seat.player.name for hand in self.hands]

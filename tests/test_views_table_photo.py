@@ -275,12 +275,15 @@ def test_a_bad_photo_is_refused_by_name_and_nothing_is_given(signed_in, rummy, r
     assert status_of(huge) == 422 and "too large" in huge.content.decode()
 
 
-def test_a_real_photo_that_is_no_table_is_read_as_no_cards(signed_in, rummy):
+def test_a_real_photo_with_no_card_is_refused_and_no_panel_is_emptied(signed_in, rummy):
+    # Refused as a bad file is: no reading comes back, so no panel loses the cards it holds
+    # (a hand photo with no card leaves its panel as it was).
     with open("tests/fixtures/vision/backs.jpg", "rb") as photo:
         response = send(signed_in, rummy, photo.read())
-    assert status_of(response) == 200
+    assert status_of(response) == 422
     text = response.content.decode()
-    assert text.count("No cards were found in this photo") == 2 * 4
+    assert "No cards were found in this photo" in text and "Nothing was changed" in text
+    assert "data-table-hand" not in text and "innerHTML:#photo-" not in text
     empty = send(signed_in, rummy, b"")
     assert status_of(empty) == 422 and "not a photo" in empty.content.decode()
 

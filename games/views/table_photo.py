@@ -27,6 +27,10 @@ from ..table_photos import TableMoveError, carried, moved, read_table_photo
 
 SAVE = "save"  # the move that saves every hand; "save:<seat>:<outcome>" answers a question too
 ANSWERS = (engine.WENT_OUT, engine.CARDS)
+NOTHING_FOUND = (
+    "No cards were found in this photo: lay every hand face up in front of its seat, each "
+    "corner showing, and take it again. Nothing was changed."
+)
 
 
 @dataclass(frozen=True)
@@ -64,6 +68,10 @@ def _table_photo(request: TableRequest, game_id, number):
                 table = read_table_photo(data, seats, photographer, kind, rules, round_.number)
             except vision.PhotoError as refusal:
                 problem = refusal.message
+            if table is not None and table.empty:
+                # Refused as a file is, so that no panel loses what it holds (the hand photo's
+                # rule: none found, the panel keeps its cards).
+                table, problem = None, NOTHING_FOUND
     return _answer(request, round_, table, problem)
 
 
