@@ -45,6 +45,10 @@ def test_a_round_of_four_from_one_table_photo(browser, live_server, member, make
         expect(control.get_by_label("The photo is taken from")).to_have_value(
             str(game.seats.get(player__name="Ann").pk)
         )
+        # Tapped where a thumb taps it: the button on the screen, the hands' panels above it.
+        button = control.get_by_role("button", name="Read the table from a photo")
+        button.scroll_into_view_if_needed()
+        tapped_at = button.bounding_box()["y"]
         control.locator("[data-photo-input]").set_input_files(str(PHOTO))
         hands = page.locator("[data-table-hand]")
         expect(hands).to_have_count(4, timeout=READ)
@@ -57,6 +61,10 @@ def test_a_round_of_four_from_one_table_photo(browser, live_server, member, make
             expect(panel.locator(".chosen-card")).to_have_count(len(read[name]))
             expect(panel.locator(".photo-note")).to_contain_text("this hand holds")
             expect(panel.locator("[data-entry-state]")).to_be_visible()
+        # The four panels above it opened and filled (thousands of pixels): the button and the
+        # reading under it stay where the thumb was, not pushed far below the screen.
+        expect(page.locator("#table-reading .photo-note")).to_be_in_viewport()
+        assert abs(button.bounding_box()["y"] - tapped_at) < 2, (tapped_at, button.bounding_box())
         screenshot(page, "table-photo-read")
         page.emulate_media(color_scheme="dark")
         screenshot(page, "table-photo-read-dark", audit=False)  # audited in both themes above

@@ -31,19 +31,51 @@
   const panelsOf = (reading) =>
     [...reading.querySelectorAll("[data-table-hand]")].map((hand) => [hand, document.getElementById(`hand-${hand.dataset.seat}`)]).filter(([, section]) => section);
 
+  // The answer stays where the thumb was: the panels above the control open and fill as a
+  // reading comes (thousands of pixels), and the browser's scroll anchoring keeps the top-most
+  // panel's head still, not the control; so the control is held where it was on the screen,
+  // through the panels' later growth too (their points come after), until the thumb moves the
+  // page itself or HOLD ms pass.
+  const HOLD = 3000;
+  let release = null;
+  const holdInPlace = (element) => {
+    release?.();
+    const top = element.getBoundingClientRect().top;
+    const keep = () => {
+      const moved = element.getBoundingClientRect().top - top;
+      if (Math.abs(moved) >= 1) window.scrollBy(0, moved);
+    };
+    const watching = new ResizeObserver(keep);
+    watching.observe(document.body);
+    const moves = ["touchstart", "wheel", "keydown", "pointerdown"];
+    const timer = setTimeout(() => release?.(), HOLD);
+    release = () => {
+      watching.disconnect();
+      clearTimeout(timer);
+      for (const type of moves) window.removeEventListener(type, release, true);
+      release = null;
+    };
+    for (const type of moves) window.addEventListener(type, release, { capture: true, passive: true });
+    return keep;
+  };
+
   // A reading (or a move) answered: each hand it gives a seat fills that seat's panel, but a
-  // hand a move left as it was (what the player corrected in its panel stays).
+  // hand a move left as it was (what the player corrected in its panel stays), and a hand the
+  // photo found no card of (the panel keeps what it holds, as after a hand's own photo).
   const given = new Map(); // seat -> the cards last given to its panel
   document.addEventListener("htmx:load", (event) => {
     const reading = event.detail.elt;
     if (!(reading instanceof Element) || !reading.matches("[data-table-reading]")) return;
+    const keep = holdInPlace(form);
     for (const [hand, section] of panelsOf(reading)) {
       if (given.get(hand.dataset.seat) === hand.dataset.cards) continue;
+      if (!hand.dataset.cards.trim() && !given.has(hand.dataset.seat)) continue;
       given.set(hand.dataset.seat, hand.dataset.cards);
       const cards = hand.dataset.cards.split(" ").filter(Boolean);
       const checks = [...hand.querySelectorAll("li[data-card]")].map((item) => ({ card: item.dataset.card, words: item.dataset.words }));
       section.dispatchEvent(new CustomEvent("table-hand", { bubbles: true, detail: { cards, checks } }));
     }
+    keep();
   });
 
   let waiting = []; // the panels still to save after the one being sent
