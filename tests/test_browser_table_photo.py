@@ -74,6 +74,8 @@ def test_a_round_of_four_from_one_table_photo(browser, live_server, member, make
         ann_hand.get_by_role("button", name="These are Bob's").click()
         holds(page, "Bob", read["Ann"])
         holds(page, "Ann", read["Bob"])
+        # The tapped button went with the reading: the focus is on what the move did.
+        expect(page.locator("#table-reading .photo-note")).to_be_focused()
         read["Ann"], read["Bob"] = read["Bob"], read["Ann"]
         # A card in the wrong hand goes with one tap to the hand chosen for that hand's taps:
         # at first the next one round the table (Ann's to Bob's), kept from tap to tap.

@@ -200,6 +200,10 @@ def test_cards_lying_between_hands_are_in_none_until_given_a_seat(signed_in, rum
     assert "these cards could be either hand" in text
     assert all("AS" not in cards for cards in hands_shown(text).values())  # never in two
     assert f'name="loose" value="AS|{ann.pk},{bob.pk}|"' in text
+    # Every seat may take it; the two hands it lies between say so in their buttons' words.
+    buttons = re.findall(r'value="loose:0:(\d+)"[^>]*>(.*?)</button>', text)
+    lies_there = {int(pk) for pk, words in buttons if "(it lies there)" in words}
+    assert len(buttons) == 4 and lies_there == {ann.pk, bob.pk}
     given = signed_in.post(
         url(rummy, move=True), carried(text) | {"move": f"loose:0:{ann.pk}"}, **HTMX
     )

@@ -76,6 +76,9 @@
       section.dispatchEvent(new CustomEvent("table-hand", { bubbles: true, detail: { cards, checks } }));
     }
     keep();
+    // A move's button went with the reading it was in: the focus goes on to the reading's
+    // note (what the move did), not back to the top of the page.
+    if (!document.activeElement || document.activeElement === document.body) reading.querySelector(".photo-note")?.focus({ preventScroll: true });
   });
 
   let waiting = []; // the panels still to save after the one being sent
