@@ -14,11 +14,11 @@ LONG = (
 COMEBACK = "Comeback: Ben was 16 points behind after deal 2 and won."
 
 
-def game(players: int, kind="13-card Rummy") -> picture.GameShown:
+def game(players: int, kind="13-card Rummy", number="", finished=True) -> picture.GameShown:
     standings = tuple(
         picture.Standing(n, name, 10 * n, "#0072b2") for n, name in enumerate(NAMES[:players], 1)
     )
-    return picture.GameShown(kind, standings, True)
+    return picture.GameShown(kind, standings, finished, number)
 
 
 def drawn_texts(monkeypatch, games, lines) -> list[str]:
@@ -62,18 +62,36 @@ def test_a_story_line_longer_than_its_room_ends_with_an_ellipsis(monkeypatch):
 
 
 def test_games_beyond_the_three_shown_are_said(monkeypatch):
-    texts = drawn_texts(monkeypatch, [game(4)] * 5, [SHORT, LONG, COMEBACK])
-    assert "And 2 more games on the night's page." in texts
-    assert [t for t in texts if t in NAMES].count("Asha") == 3
+    for players in (4, 6, 8):  # the more players, the less room for the story under them
+        texts = drawn_texts(monkeypatch, [game(players)] * 5, [SHORT, LONG, COMEBACK])
+        assert "2 more games on the night's page." in texts, players
+        assert [t for t in texts if t in NAMES].count("Asha") == 3
+        monkeypatch.undo()
+
+
+def test_a_games_number_and_state_are_never_cut_from_its_heading(monkeypatch):
+    games = [
+        game(4, "Three Thirteen", ", game 1"),
+        game(4, "Three Thirteen", ", game 2", finished=False),
+        game(4, "Gin Rummy"),
+    ]
+    texts = drawn_texts(monkeypatch, games, [SHORT])
+    headings = [t for t in texts if ", game" in t or t.startswith("Gin")]
+    assert len(headings) == 3 and all(heading.startswith(("Thr", "Gin")) for heading in headings)
+    assert headings[0].endswith(", game 1")
+    assert headings[1].endswith(", game 2 · in play")
+    assert headings[2] == "Gin Rummy"
 
 
 def test_players_sharing_a_first_name_are_told_apart():
     names = {1: "Maya Rao", 2: "Maya Singh", 3: "Ben Ito", 4: "Ann Lee", 5: "Ann Lin", 6: "Ann"}
+    # Never a whole name (the picture goes to a chat): numbered where the initial is shared.
     assert picture.short_names(names) == {
         1: "Maya R.",
         2: "Maya S.",
         3: "Ben",
-        4: "Ann Lee",
-        5: "Ann Lin",
+        4: "Ann L. (1)",
+        5: "Ann L. (2)",
         6: "Ann",
     }
+    assert picture.short_names({1: "Eve", 2: "Eve"}) == {1: "Eve (1)", 2: "Eve (2)"}

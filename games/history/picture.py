@@ -3,6 +3,7 @@ the winner, two or three lines of the story, in the app's colours, light or dark
 what it is given: first names, points, the story's words; never a link."""
 
 import io
+import unicodedata
 from collections import Counter
 from dataclasses import dataclass
 from functools import cache
@@ -31,6 +32,7 @@ class GameShown:
     kind: str  # the game's name
     standings: tuple[Standing, ...]
     finished: bool
+    number: str = ""  # what tells it from a game of the same kind that night: ", game 2"
 
 
 @cache
@@ -150,8 +152,20 @@ def draw_night(
         bottom = top + head_h + row_h * len(game.standings)
         draw.rounded_rectangle((left, top, left + box_w, bottom), 14, fill=surface)
         state = "" if game.finished else " · in play"
-        kind = _fit(draw, game.kind + state, box_w - 40, bold)
-        draw.text((left + 20, top + round(14 * scale)), kind, font=bold, fill=ink)
+        # As large as fits, down to 20 px; then the kind's name is cut, never its number or
+        # its state.
+        kept = game.number + state
+        heading = next(
+            (
+                font(n, True)
+                for n in range(size, 19, -2)
+                if draw.textlength(game.kind + kept, font=font(n, True)) <= box_w - 40
+            ),
+            font(min(size, 20), True),
+        )
+        room = box_w - 40 - draw.textlength(kept, font=heading)
+        kind = _fit(draw, game.kind, room, heading) + kept
+        draw.text((left + 20, top + round(14 * scale)), kind, font=heading, fill=ink)
         for row, standing in enumerate(game.standings):
             y = top + head_h + row_h * row
             if standing.place == 1:
@@ -169,8 +183,9 @@ def draw_night(
             draw.text((left + box_w - 20 - points_w, y), points, font=bold, fill=ink)
     lines = lines[:3]
     if len(games) > len(shown):  # said, not dropped without a word
+        # Said first: the story's last lines are the ones the room may not hold.
         more = len(games) - len(shown)
-        lines = [*lines[:2], f"And {more} more game{'s' if more > 1 else ''} on the night's page."]
+        lines = [f"{more} more game{'s' if more > 1 else ''} on the night's page.", *lines[:2]]
     if beside:
         _story(draw, lines, 48 + box_w + gap, top + 8, box_w, foot, 4, muted)
     else:
@@ -192,7 +207,8 @@ def first_name(name: str) -> str:
 def short_names(names: dict) -> dict:
     """What the picture and the night's headline call each player (`names`: key -> the name
     the group knows): the first name; where two players share it, with their last name's
-    initial ("Maya R.", "Maya S."); where that is shared too, the whole name."""
+    initial ("Maya R.", "Maya S."); where that is shared too, numbered ("Maya R. (1)")."""
+    names = {key: unicodedata.normalize("NFC", name) for key, name in names.items()}
     firsts = {key: first_name(name) for key, name in names.items()}
     taken = Counter(firsts.values())
     short = {}
@@ -202,5 +218,11 @@ def short_names(names: dict) -> dict:
             short[key] = firsts[key]
         else:
             short[key] = f"{words[0]} {words[-1][0]}."
+    # Still alike ("Maya Rose", "Maya Ross"; two Anns): numbered, never the whole name.
     again = Counter(short.values())
-    return {key: names[key] if again[value] > 1 else value for key, value in short.items()}
+    seen: Counter = Counter()
+    for key in sorted(short):
+        if again[short[key]] > 1:
+            seen[short[key]] += 1
+            short[key] = f"{short[key]} ({seen[short[key]]})"
+    return short

@@ -98,12 +98,13 @@ def picture_of(night, night_told: NightTold, theme: str) -> bytes:
     names, called = night_told.short_names, night_told.game_names
     games = [
         picture.GameShown(
-            called[tale.game_id],
+            tale.kind_def.name,
             tuple(
                 picture.Standing(place, names.get(p, "?"), points, night_told.players[p].colour)
                 for place, p, points in tale.places
             ),
             bool(tale.finished),
+            called[tale.game_id].removeprefix(tale.kind_def.name),
         )
         for tale in night_told.tales
         if tale.rounds
