@@ -54,8 +54,12 @@ def test_a_plain_member_cannot_make_or_see_links(client, group, invitation, newc
 
 
 def test_the_link_logged_out_names_the_group_and_offers_log_in_or_sign_up(client, invitation):
-    page = client.get(f"/invite/{invitation.token}/").content.decode()
+    response = client.get(f"/invite/{invitation.token}/")
+    page = response.content.decode()
     assert "Join ann&#x27;s table" in page
+    # A secret link: for whoever holds it, not for search engines.
+    assert response["X-Robots-Tag"] == "noindex, nofollow"
+    assert '<meta name="robots" content="noindex, nofollow">' in page
     assert f"/signup/?next=/invite/{invitation.token}/" in page
     assert f"/login/?next=/invite/{invitation.token}/" in page
 

@@ -19,6 +19,7 @@ from ..live import announce as live
 from ..models import Invitation, Membership, Player, Refused, Removal
 from ..qr import qr_svg
 from ..time_zones import phone_zone
+from .secret_links import not_indexed
 
 
 @member_required
@@ -226,6 +227,7 @@ def revoke_invitation(request: TableRequest, invitation_id):
 
 
 @require_http_methods(["GET", "HEAD", "POST"])
+@not_indexed
 def invitation(request: TableRequest, token):
     """Anyone with the link sees which group invites them; a signed-in login joins by POST."""
     invitation = (

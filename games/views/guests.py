@@ -10,7 +10,7 @@ from ..history.shared import guest_preview
 from ..lookups import guest_landing
 from ..models import Game, GuestPass
 from ..qr import qr_svg
-from .looking_back import not_indexed
+from .secret_links import not_indexed
 
 
 @member_required

@@ -3,7 +3,6 @@ and by a link a member makes for the group's chat), the group's records, and its
 review."""
 
 from datetime import date
-from functools import wraps
 
 from django.http import Http404, HttpResponse, HttpResponseBadRequest
 from django.shortcuts import get_object_or_404, redirect, render
@@ -18,21 +17,7 @@ from ..history import year as years
 from ..history.kept import kept
 from ..history.shared import picture_of, preview, told
 from ..models import GameNight, GuestPass, NightLink, Player
-
-
-def not_indexed(view):
-    """A page or picture that a secret link opens (a shared night, a guest link): no search
-    engine indexes it or follows it, whoever the link reaches (X-Robots-Tag, which covers the
-    pictures as well as the pages)."""
-
-    @wraps(view)
-    def answered(request, *args, **kwargs):
-        response = view(request, *args, **kwargs)
-        response["X-Robots-Tag"] = "noindex, nofollow"
-        return response
-
-    return answered
-
+from .secret_links import not_indexed
 
 THEMES = ("light", "dark")
 
