@@ -47,7 +47,7 @@
     };
     const watching = new ResizeObserver(keep);
     watching.observe(document.body);
-    const moves = ["touchstart", "wheel", "keydown", "pointerdown"];
+    const moves = ["touchstart", "wheel", "keydown", "pointerdown", "click"];
     const timer = setTimeout(() => release?.(), HOLD);
     release = () => {
       watching.disconnect();
@@ -63,13 +63,21 @@
   // hand a move left as it was (what the player corrected in its panel stays), and a hand the
   // photo found no card of (the panel keeps what it holds, as after a hand's own photo).
   const given = new Map(); // seat -> the cards last given to its panel
+  let photoSent = false; // the reading coming answers a photo (not a move)
+  document.addEventListener("htmx:beforeRequest", (event) => {
+    if (event.detail.elt === form) photoSent = true;
+  });
   document.addEventListener("htmx:load", (event) => {
     const reading = event.detail.elt;
     if (!(reading instanceof Element) || !reading.matches("[data-table-reading]")) return;
+    const photo = photoSent;
+    photoSent = false;
     const keep = holdInPlace(form);
     for (const [hand, section] of panelsOf(reading)) {
       if (given.get(hand.dataset.seat) === hand.dataset.cards) continue;
-      if (!hand.dataset.cards.trim() && !given.has(hand.dataset.seat)) continue;
+      // A photo's hand with no card found: its panel keeps what it holds. (A move may empty a
+      // hand: the player moved its cards away.)
+      if (!hand.dataset.cards.trim() && photo) continue;
       given.set(hand.dataset.seat, hand.dataset.cards);
       const cards = hand.dataset.cards.split(" ").filter(Boolean);
       const checks = [...hand.querySelectorAll("li[data-card]")].map((item) => ({ card: item.dataset.card, words: item.dataset.words }));
@@ -78,7 +86,7 @@
     keep();
     // A move's button went with the reading it was in: the focus goes on to the reading's
     // note (what the move did), not back to the top of the page.
-    if (!document.activeElement || document.activeElement === document.body) reading.querySelector(".photo-note")?.focus({ preventScroll: true });
+    if (!document.activeElement || document.activeElement === document.body) reading.querySelector(".photo-note, .field-error")?.focus({ preventScroll: true });
   });
 
   let waiting = []; // the panels still to save after the one being sent
@@ -102,6 +110,7 @@
     if (done) done.hidden = false;
     form.querySelector("[data-photo-reading]").textContent = "";
     given.clear();
+    release?.();
     document.getElementById("round-status")?.scrollIntoView({ block: "start" }); // what is left to do
   };
   document.addEventListener("click", (event) => {
@@ -125,6 +134,7 @@
     const section = event.detail.elt;
     if (!sending || !(section instanceof Element) || section.id !== sending.id) return;
     [waiting, sending] = [[], null];
+    release?.();
     section.scrollIntoView({ block: "start" });
   });
 })();
