@@ -134,7 +134,7 @@ def test_a_finished_game_shows_its_guest_the_final_scores(guest, game, member):
 
 
 def test_a_guest_stays_in_for_the_rematch_and_the_next_games_of_the_night(
-    guest, guest_pass, game, member, make_game
+    guest, guest_pass, game, member, make_game, django_capture_on_commit_callbacks
 ):
     game.finish()
     before = guest.get(f"/games/{game.pk}/live/").content.decode()
@@ -146,6 +146,17 @@ def test_a_guest_stays_in_for_the_rematch_and_the_next_games_of_the_night(
     tonight = followed.split('id="game-tonight"')[1]
     assert "Tonight's games" in tonight and f'href="/games/{rematch.pk}/"' in tonight
     assert tonight.count('class="game-link"') == 2
+    assert tonight.count("In play") == 1
+    # The rematch finished too: the first game's page, asking as it follows the table (with
+    # the ETag of what it shows), is told of it.
+    etag = guest.get(f"/games/{game.pk}/live/")["ETag"]
+    assert guest.get(f"/games/{game.pk}/live/", HTTP_IF_NONE_MATCH=etag).status_code == 304
+    with django_capture_on_commit_callbacks(execute=True):
+        rematch.finish()
+    told = guest.get(f"/games/{game.pk}/live/", HTTP_IF_NONE_MATCH=etag)
+    assert told.status_code == 200
+    assert told.content.decode().split('id="game-tonight"')[1].count("In play") == 0
+    rematch.reopen()
     page = guest.get(f"/games/{game.pk}/").content.decode()
     assert "Tonight's games" in page and f'href="/games/{rematch.pk}/"' in page
     assert guest.get(f"/games/{rematch.pk}/rounds/1/").status_code == 200

@@ -239,6 +239,24 @@ class Game(models.Model):
         live.game_changed(self)
         return self.version
 
+    def tell_the_night(self) -> None:
+        """This game ended or came back into play: once that is committed, the night's other
+        games change too, so that the pages pointing on from them follow (a guest's list of
+        tonight's games, "the table has gone on"). Each in a transaction of its own after this
+        one's, never holding two games' rows at once (two games finishing at the same moment
+        must not wait on each other)."""
+        night_id, pk = self.night_id, self.pk
+
+        def tell():
+            others = Game.objects.filter(night_id=night_id).exclude(pk=pk)
+            for other in others.values_list("pk", flat=True):
+                with transaction.atomic():
+                    locked = Game.objects.select_for_update().filter(pk=other).first()
+                    if locked is not None:
+                        locked.changed()
+
+        transaction.on_commit(tell)
+
     def _lock(self) -> "Game":
         """Lock the game's rounds, then the game: the same order as a save, which locks its
         round and may then finish the game, so the two never wait on each other."""
@@ -256,6 +274,7 @@ class Game(models.Model):
             game.finished_at = self.finished_at = timezone.now()
             game.save(update_fields=["finished_at"])
             self.version = game.changed()
+            game.tell_the_night()
 
     def reopen(self) -> None:
         """Take a finished game back into play; its next round opens if it has none open."""
@@ -267,6 +286,7 @@ class Game(models.Model):
             game.finished_at = self.finished_at = None
             game.save(update_fields=["finished_at"])
             self.version = game.changed()
+            game.tell_the_night()
             last = game.rounds.order_by("-number").first()
             if last is None:
                 Round.objects.create(game=game, number=1, dealer=game.seats.first())
