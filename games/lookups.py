@@ -12,6 +12,7 @@ from django.shortcuts import get_object_or_404
 from . import plain
 from .access import TableRequest, games_seen, sees_game
 from .charts import line_chart
+from .history.story import numbered_names
 from .models import Game, GameNight, Hand, HandChange, Player, Round, RoundTable, Seat
 from .panels import HandPanel
 from .recent import Recent
@@ -404,7 +405,9 @@ def round_changes(state: RoundState, since: int | None) -> dict:
 def night_games(night) -> list[dict]:
     """Each game of the night with its score table and chart of running totals."""
     games = []
-    for game in night.games.order_by("created_at"):
+    night_games = list(night.games.order_by("created_at"))
+    names = numbered_names((game.pk, game.kind_def.name) for game in night_games)
+    for game in night_games:
         table = score_table(game)
         # Only the rounds played so far, each line only as far as its player's hands are
         # entered: a game in play does not run on to its open round.
@@ -414,9 +417,17 @@ def night_games(night) -> list[dict]:
             chart = line_chart(
                 [(s.player.name, s.player.colour, running[s.pk]) for s in table.seats],
                 [str(row.round.number) for row in played],
-                f"Running totals, {game.kind_def.name}",
+                f"Running totals, {names[game.pk]}",
             )
-        games.append({"game": game, "kind": game.kind_def, "chart": chart, "table": table})
+        games.append(
+            {
+                "game": game,
+                "kind": game.kind_def,
+                "name": names[game.pk],
+                "chart": chart,
+                "table": table,
+            }
+        )
     return games
 
 
@@ -425,4 +436,6 @@ def tonight(request: TableRequest) -> dict:
     score table lists them, and lists a game started since as the page follows the table)."""
     if not request.as_guest:
         return {}
-    return {"tonight": Game.objects.filter(request.guest.games()).order_by("created_at")}
+    games = list(Game.objects.filter(request.guest.games()).order_by("created_at"))
+    names = numbered_names((game.pk, game.kind_def.name) for game in games)
+    return {"tonight": [(game, names[game.pk]) for game in games]}

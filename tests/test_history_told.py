@@ -74,10 +74,16 @@ def test_two_games_of_one_kind_in_a_night_are_numbered_in_its_story():
     tales = [
         told("three-thirteen", COMEBACK, game_id=1),
         told("three-thirteen", COMEBACK, game_id=2),
-        told("three-thirteen", [], game_id=3),  # started, nothing played: not counted
+        told("three-thirteen", [], game_id=3),  # started, nothing played: counted all the same
+        told("gin", [], players=(1, 2), game_id=4),
     ]
     called = story.game_names(tales)
-    assert called == {1: "Three Thirteen, game 1", 2: "Three Thirteen, game 2"}
+    assert called == {
+        1: "Three Thirteen, game 1",
+        2: "Three Thirteen, game 2",
+        3: "Three Thirteen, game 3",  # as the night's page lists it
+        4: "Gin Rummy",
+    }
     names = {moment.game_name for moment in story.night_story(tales, NAMES)}
     assert names == {"Three Thirteen, game 1", "Three Thirteen, game 2"}
     alone = [told("three-thirteen", COMEBACK, game_id=1)]

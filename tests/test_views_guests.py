@@ -147,6 +147,7 @@ def test_a_guest_stays_in_for_the_rematch_and_the_next_games_of_the_night(
     assert "Tonight's games" in tonight and f'href="/games/{rematch.pk}/"' in tonight
     assert tonight.count('class="game-link"') == 2
     assert tonight.count("In play") == 1
+    assert '<span class="game-kind">Three Thirteen, game 2</span>' in tonight
     # The rematch finished too: the first game's page, asking as it follows the table (with
     # the ETag of what it shows), is told of it.
     etag = guest.get(f"/games/{game.pk}/live/")["ETag"]

@@ -55,6 +55,8 @@ def test_a_night_of_two_games_tells_each_under_its_name(signed_in, night_game, m
     # Two games of one kind: numbered, so each game's lines are told apart.
     assert page.count("<h3>Three Thirteen, game 1</h3>") == 1
     assert page.count("<h3>Three Thirteen, game 2</h3>") == 1
+    # and so do the night's standings under it.
+    assert f'<a href="/games/{rematch.pk}/">Three Thirteen, game 2</a>' in page
     assert "Biggest penalty: Bob&#x27;s 45 points in round 1: entered as a number." in page
 
 

@@ -292,19 +292,23 @@ def _line_maker(tale: Tale, game_name: str):
     return line
 
 
-def game_names(tales: list[Tale]) -> dict[int, str]:
-    """What a night calls each of its games (`tales` in the order they were started): its
-    kind's name, numbered where the night played that kind more than once ("13-card Rummy,
-    game 2"), so two games' lines and standings are told apart."""
-    played = [tale for tale in tales if tale.rounds]
-    kinds = Counter(tale.kind_def.name for tale in played)
+def numbered_names(games) -> dict[int, str]:
+    """What a night calls each of its games (`games`: (id, its kind's name) in the order they
+    were started): the kind's name, numbered where the night has that kind more than once
+    ("13-card Rummy, game 2"), so that two games' lines, standings and links are told apart."""
+    games = list(games)
+    kinds = Counter(name for _, name in games)
     seen: Counter = Counter()
     named = {}
-    for tale in played:
-        name = tale.kind_def.name
+    for pk, name in games:
         seen[name] += 1
-        named[tale.game_id] = f"{name}, game {seen[name]}" if kinds[name] > 1 else name
+        named[pk] = f"{name}, game {seen[name]}" if kinds[name] > 1 else name
     return named
+
+
+def game_names(tales: list[Tale]) -> dict[int, str]:
+    """`numbered_names` of a night's tales, in the order they were started."""
+    return numbered_names((tale.game_id, tale.kind_def.name) for tale in tales)
 
 
 def night_story(tales: list[Tale], names: dict) -> list[Moment]:
