@@ -3,12 +3,13 @@ ratings, the year in review; who may see each, and a corrected round changing th
 
 import io
 import json
+from datetime import UTC, date, datetime, timedelta
 
 import pytest
 from django.test import Client
 from PIL import Image
 
-from games.models import Entry, GuestPass, Membership, NightLink, Removal
+from games.models import Entry, Game, GuestPass, Membership, NightLink, Removal
 from games.transfer import export_json, import_json
 from tests.helpers import without_tokens
 
@@ -136,6 +137,37 @@ def test_the_year_in_review(signed_in, night_game):
         assert signed_in.get(bad).status_code == 404
     nights = signed_in.get("/nights/").content.decode()
     assert f'href="/group/year/{year}/"' in nights and 'href="/group/records/"' in nights
+
+
+def test_hours_at_the_table_stay_when_an_old_round_is_corrected(signed_in, member):
+    # Played on 1 March 2025 from 19:00, its last round completed and the game finished at 20:00:
+    # one hour at the table. Corrected a year later (reopened, a hand saved, finished again now),
+    # the night was still one hour long, not the 12 hours (at most) its new finishing time makes.
+    start = datetime(2025, 3, 1, 19, tzinfo=UTC)
+    game = Game.objects.start(
+        group=member.memberships.get().group,
+        kind="three-thirteen",
+        players=["Ann", "Bob"],
+        rules={},
+        user=member,
+        date=date(2025, 3, 1),
+        created_at=start,
+    )
+    play(game, ROUND_1, ROUND_2)
+    game.rounds.update(completed_at=start + timedelta(hours=1))
+    Game.objects.filter(pk=game.pk).update(finished_at=start + timedelta(hours=1))
+    hours = "<strong>1.0</strong> hours at the table"
+    assert hours in signed_in.get("/group/year/2025/").content.decode()
+    game.refresh_from_db()
+    game.reopen()
+    bob = game.seats.get(player__name="Bob")
+    hand = game.rounds.get(number=1).hands.get(seat=bob)
+    game.rounds.get(number=1).save_hand(bob, Entry("cards", "KS QD JC", version=hand.version))
+    game.refresh_from_db()
+    game.finish()
+    page = signed_in.get("/group/year/2025/").content.decode()
+    assert "Bob: 43 points" in page  # the correction is told
+    assert hours in page
 
 
 def test_another_groups_night_has_no_picture_or_share_page(night_game, make_member):

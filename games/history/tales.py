@@ -48,6 +48,9 @@ class Tale:
     players: list[int]  # in seat order
     rounds: list[RoundFacts] = field(default_factory=list)
     places: list[tuple[int, int, int]] = field(default_factory=list)  # (place, player, points)
+    # When its hands were last played: its last round completed (or, finished, a hand saved in
+    # the round left open); a hand corrected in a completed round later leaves it alone.
+    played_until: datetime | None = None
 
     @property
     def kind_def(self) -> engine.GameKind:
@@ -149,19 +152,15 @@ def tales_of(games) -> dict[int, Tale]:
     hands = Hand.objects.filter(counted, round__game_id__in=ids).order_by(
         "round__number", "seat__position"
     )
-    for game_id, number, result, seat, outcome, points, pure, cards, extra in hands.values_list(
-        "round__game_id",
-        "round__number",
-        "round__result",
-        "seat_id",
-        "outcome",
-        "points",
-        "all_pure",
-        "cards",
-        "extra",
-    ):
+    fields = ("round__game_id", "round__number", "round__result", "seat_id", "outcome")
+    fields += ("points", "all_pure", "cards", "extra", "round__completed_at", "updated_at")
+    for row in hands.values_list(*fields):
+        game_id, number, result, seat, outcome, points, pure, cards, extra, done, saved = row
         hand = HandFacts(player_of[seat], outcome, points, pure, cards, extra or {})
         rows[game_id].append((number, result, seat, hand))
+        played, tale = done or saved, tales[game_id]
+        if tale.played_until is None or played > tale.played_until:
+            tale.played_until = played
     for game_id, tale in tales.items():
         tell(tale, seats[game_id], rows[game_id])
     return tales

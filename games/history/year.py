@@ -3,7 +3,7 @@ player's wins and the records set that year, read from the kept tales."""
 
 from collections import Counter
 from dataclasses import dataclass, field
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 from games import engine
 
@@ -23,6 +23,14 @@ class YearInReview:
     most_played: list = field(default_factory=list)  # (GameKind, games), most first
     wins: list = field(default_factory=list)  # (player id, wins, played), most wins first
     records: list[RecordSet] = field(default_factory=list)
+
+
+def _ended(tale) -> datetime:
+    """When play at a game ended: when it was finished, or its hands were last played if that
+    was earlier (a game reopened to correct an old round is finished again long after it was
+    played); a game in play, when its last round was completed."""
+    ends = [moment for moment in (tale.finished, tale.played_until) if moment is not None]
+    return min(ends) if ends else tale.started
 
 
 def years(kept: Kept) -> list[int]:
@@ -50,7 +58,7 @@ def review(kept: Kept, year: int) -> YearInReview:
     spans = timedelta()
     for night in nights.values():
         start = min(tale.started for tale in night)
-        end = max(tale.finished or tale.started for tale in night)
+        end = max(_ended(tale) for tale in night)
         spans += min(max(end - start, timedelta()), LONGEST_NIGHT)
     found.hours = round(spans.total_seconds() / 3600, 1)
     found.most_played = [(engine.KINDS[slug], n) for slug, n in kinds.most_common()]
