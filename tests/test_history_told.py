@@ -148,6 +148,11 @@ def test_the_first_to_reach_a_record_keeps_it_until_beaten():
 def test_the_biggest_comeback_is_a_record_with_its_round():
     comeback = standing([told("three-thirteen", COMEBACK)], records.COMEBACK)
     assert (comeback.player, comeback.value, comeback.round) == (2, 30, 1)
+    assert comeback.words(NAMES) == "Bob: won from 30 points behind"
+    # To a shared first place (Bob and Cid both on 30): said so.
+    tied = [*COMEBACK[:2], [(1, "cards", 20), (2, "went_out", 0), (3, "cards", 15)]]
+    shared = standing([told("three-thirteen", tied)], records.COMEBACK)
+    assert shared.words(NAMES) == "Bob: shared the win from 30 points behind"
 
 
 def test_the_rating_of_a_first_game_is_openskills_plackett_luce_by_hand():

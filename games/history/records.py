@@ -61,7 +61,8 @@ class RecordSet:
         if self.what == STREAK:
             return f"{who}: {self.value} game{'s' if self.value != 1 else ''} won in a row"
         if self.what == COMEBACK:
-            return f"{who}: won from {self.value} points behind"
+            won = "won" if len(self.tale.winners) == 1 else "shared the win"
+            return f"{who}: {won} from {self.value} points behind"
         return feat_words(self.tale, self.feat, names)
 
 
