@@ -233,3 +233,21 @@ def test_a_penalty_is_told_by_what_counted_not_by_a_wild_card_in_a_meld():
         "Biggest penalty: Ann's 10 points in round 2: cards left unmelded.",
         2,
     )
+
+
+def test_a_win_rate_rounds_a_half_up_as_people_do():
+    from games.history.results import percent
+
+    assert [percent(5, 8), percent(1, 8), percent(1, 3), percent(2, 3)] == [63, 13, 33, 67]
+    assert percent(0, 0) == 0 and percent(4, 4) == 100
+
+
+def test_the_year_names_every_game_played_most_where_several_share_it():
+    from games import engine
+    from games.history.year import YearInReview
+
+    gin, three, rummy = (engine.KINDS[s] for s in ("gin", "three-thirteen", "rummy13"))
+    review = YearInReview(2026, most_played=[(gin, 2), (three, 2), (rummy, 1)])
+    assert review.top_played == ([gin, three], 2)
+    assert YearInReview(2026, most_played=[(rummy, 3), (gin, 1)]).top_played == ([rummy], 3)
+    assert YearInReview(2026).top_played == ([], 0)

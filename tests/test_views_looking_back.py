@@ -139,6 +139,15 @@ def test_the_year_in_review(signed_in, night_game):
     assert f'href="/group/year/{year}/"' in nights and 'href="/group/records/"' in nights
 
 
+def test_the_year_names_both_games_played_most_when_they_are_level(
+    signed_in, night_game, member, make_game
+):
+    gin = make_game(member, kind="gin", names=("Ann", "Bob"))
+    gin.finish()
+    page = signed_in.get(f"/group/year/{night_game.night.date.year}/").content.decode()
+    assert "<strong>Three Thirteen and Gin Rummy</strong> most played (1 game each)" in page
+
+
 def test_hours_at_the_table_stay_when_an_old_round_is_corrected(signed_in, member):
     # Played on 1 March 2025 from 19:00, its last round completed and the game finished at 20:00:
     # one hour at the table. Corrected a year later (reopened, a hand saved, finished again now),

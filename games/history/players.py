@@ -7,6 +7,7 @@ from django.urls import reverse
 
 from ..charts import line_chart
 from .kept import Kept
+from .results import percent
 from .story import best_hand, biggest_penalty, feat_words, penalty_words
 
 
@@ -38,7 +39,7 @@ def player_kinds(found: Kept, player, names: dict) -> dict[str, PlayerKind]:
         # A shared first place counts as a win here, as on the leaderboard.
         alone = player.pk in tale.winners
         won = sum(1 for _, _, w in line if w) + alone
-        line.append((round(100 * won / (len(line) + 1)), tale.date, alone))
+        line.append((percent(won, len(line) + 1), tale.date, alone))
         feat = best_hand(tale, player.pk)
         if feat is not None and (slug not in best_of or feat.key > best_of[slug][0].key):
             best_of[slug] = (feat, tale)

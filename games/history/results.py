@@ -123,7 +123,13 @@ class LeaderboardRow:
 
     @property
     def win_percent(self) -> int:
-        return round(100 * self.win_rate)
+        return percent(self.wins, self.played)
+
+
+def percent(part: int, whole: int) -> int:
+    """`part` of `whole` in whole per cent, a half rounded up as people round it (5 of 8 is
+    63%; Python's round() gives the even 62)."""
+    return (200 * part + whole) // (2 * whole) if whole else 0
 
 
 def leaderboard(group, kind=None, start=None, end=None) -> list[LeaderboardRow]:

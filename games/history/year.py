@@ -21,6 +21,15 @@ class YearInReview:
     finished: int = 0
     hours: float = 0.0
     most_played: list = field(default_factory=list)  # (GameKind, games), most first
+
+    @property
+    def top_played(self) -> tuple[list, int]:
+        """The games played most (all of them where several share the most) and how often."""
+        if not self.most_played:
+            return [], 0
+        most = self.most_played[0][1]
+        return [kind for kind, n in self.most_played if n == most], most
+
     wins: list = field(default_factory=list)  # (player id, wins, played), most wins first
     records: list[RecordSet] = field(default_factory=list)
 
