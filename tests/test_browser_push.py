@@ -10,10 +10,11 @@ from django.conf import settings
 from playwright.sync_api import expect
 
 from games.engine import CARDS, WENT_OUT
-from games.models import Entry, Membership
+from games.models import Entry, Game, GuestPass, Membership
 from tests.browser import (
     enter_hand,
     panel_for,
+    phone_context,
     save_round,
     server_requests,
     signed_in_phone,
@@ -250,5 +251,44 @@ def test_the_last_hands_saved_line_stays_in_view_as_the_stream_draws_the_summary
         expect(line).to_be_in_viewport(ratio=1)
         assert line.bounding_box()["y"] >= 52, "under the pinned top bar"
         assert logged == []
+    finally:
+        context.close()
+
+
+def test_a_finished_games_guest_hears_of_the_next_game_within_seconds_from_the_stream(
+    browser, push_server, member, make_game
+):
+    """A guest's stream of a finished game ends at its finish (tests/test_live_streams.py): the
+    score table then asks its live URL, which still shows a guest its finished game, every 2 s,
+    so the night's next game is told within seconds, not after the 40 s a silent stream is
+    given before the page falls back to asking."""
+    game = make_game(member)
+    link = GuestPass.objects.create(game=game, created_by=member).get_absolute_url()
+    context = phone_context(browser, push_server)
+    page = context.new_page()
+    try:
+        page.goto(link)
+        page.get_by_label("Name this phone").fill("Bob's phone")
+        page.get_by_role("button", name="Join as a guest").click()
+        expect(page.locator("h1")).to_have_text("Round 1 of 11")
+        page.get_by_role("link", name="Score table").first.click()
+        expect(page.locator("h1")).to_have_text("Three Thirteen")
+        following_by_stream(page)
+        # The table finishes the game while the guest looks at its score table: told at once,
+        # its stream then ended (a finished game's guest is told nothing more on it).
+        game.finish()
+        expect(page.locator("main")).to_contain_text("This game is finished")
+        assert wait_until(lambda: push_server.streams() == 0)  # told "end", closed
+        # The organiser takes a moment to start the next game: the page's ask on the stream's
+        # last word (within 150 ms of it) has been answered by then.
+        page.wait_for_timeout(1_500)
+        # The table goes on to the next game of the night after that.
+        ann, bob, cid = (seat.player for seat in game.seats.order_by("position"))
+        Game.objects.start(
+            group=game.group, kind=game.kind, players=[cid, ann, bob], rules=game.rules, user=member
+        )
+        going_on = page.locator(".next-game")
+        expect(going_on).to_contain_text("Three Thirteen has started", timeout=6_000)
+        expect(going_on).to_be_in_viewport()
     finally:
         context.close()

@@ -242,6 +242,14 @@
       // what the page missed is asked about at once, not after the waits of the failed asks.
       if (wasPolling) behind = failures = 0;
       expect(QUIET);
+      if (event.detail.type === "end") {
+        // This phone may follow the stream no more (a finished game's guest): it is closed, and
+        // the live URL, which decides by itself what the phone may still read, is asked every
+        // 2 s from now on, not after QUIET: a guest's finished game leads on to the next one.
+        clearTimeout(watchdog);
+        fallBack();
+        return;
+      }
       if (event.detail.type === "ping") {
         if (wasPolling) pause();
         return;
