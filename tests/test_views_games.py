@@ -78,6 +78,21 @@ def test_a_hand_being_tapped_is_scored_in_its_preview_only(signed_in, member, ma
     assert not Hand.objects.exists()  # scoring never saves
 
 
+def test_a_hand_cleared_or_part_chosen_is_no_error_until_it_is_saved(signed_in, member, make_game):
+    game = make_game(member, names=("Ann", "Bob"))
+    url = hand_url(game, 1, seats(game)[0])
+    for cards in ("", "7H"):  # cleared, or still being tapped: nothing said in red
+        text = signed_in.post(
+            url, {"outcome": "cards", "cards": cards}, HTTP_HX_REQUEST="true"
+        ).content.decode()
+        assert "field-error" not in text and "chosen; this hand holds" not in text, cards
+    # Too many is said at once: no tap can make it right.
+    text = signed_in.post(
+        url, {"outcome": "cards", "cards": "7H 8H 9H 10H"}, HTTP_HX_REQUEST="true"
+    ).content.decode()
+    assert "4 cards chosen; this hand holds 3" in text
+
+
 def test_without_javascript_a_tap_draws_the_page_with_the_card_chosen(signed_in, member, make_game):
     game = make_game(member, names=("Ann", "Bob"))
     response = signed_in.post(

@@ -338,6 +338,24 @@ def test_a_finished_game_or_a_deck_the_reader_cannot_read_is_refused(
     assert status_of(response) == 422 and "finished" in response.content.decode()
 
 
+def test_a_round_with_every_hand_in_offers_no_table_photo(signed_in, member, make_game):
+    from games.engine import POINTS, WENT_OUT
+    from games.models import Entry
+
+    game = make_game(member, names=("Ann", "Bob"))
+    page = f"/games/{game.pk}/rounds/1/"
+    assert "Read the table from a photo" in signed_in.get(page).content.decode()
+    first = game.rounds.get(number=1)
+    ann, bob = seats(game)
+    first.save_hand(ann, Entry(WENT_OUT, "5H 6H 7H"), member)
+    first.save_hand(bob, Entry(POINTS, "", 7), member)
+    first.refresh_from_db()
+    assert first.completed_at is not None
+    assert "Read the table from a photo" not in signed_in.get(page).content.decode()
+    second = f"/games/{game.pk}/rounds/2/"
+    assert "Read the table from a photo" in signed_in.get(second).content.decode()
+
+
 def test_a_table_photo_is_never_written(signed_in, rummy, reads, settings, tmp_path, monkeypatch):
     reads(table_of(*DEALT))
     settings.FILE_UPLOAD_TEMP_DIR = str(tmp_path)

@@ -189,7 +189,8 @@ def _preview(request: TableRequest, game: Game, number: int, seat, entry, form) 
     scored = kind.score(entry.outcome, entry.cards, number, rules, entry.entered, entry.extra)
     problem = form.problem()
     sizes = kind.holds(number, entry.outcome)
-    counting = engine.takes_cards(entry.outcome) and 0 < len(scored.cards) < min(sizes)
+    # Cleared, or still being tapped: no error until it is saved (too many is said at once).
+    counting = engine.takes_cards(entry.outcome) and len(scored.cards) < min(sizes)
     round_ = Round(game=game, number=number)
     doubler = round_.doubler() if scored.complete else None
     panel = HandPanel(round_, seat, None, entry, scored=scored, editing=True, doubler=doubler)
