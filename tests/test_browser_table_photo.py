@@ -64,7 +64,11 @@ def test_a_round_of_four_from_one_table_photo(browser, live_server, member, make
         # The four panels above it opened and filled (thousands of pixels): the button and the
         # reading under it stay where the thumb was, not pushed far below the screen.
         expect(page.locator("#table-reading .photo-note")).to_be_in_viewport()
-        assert abs(button.bounding_box()["y"] - tapped_at) < 2, (tapped_at, button.bounding_box())
+        page.wait_for_function(
+            """([y]) => Math.abs(document.querySelector("#table-photo [data-photo-button]")
+                 .getBoundingClientRect().top - y) < 2""",
+            arg=[tapped_at],
+        )
         screenshot(page, "table-photo-read")
         page.emulate_media(color_scheme="dark")
         screenshot(page, "table-photo-read-dark", audit=False)  # audited in both themes above

@@ -34,9 +34,9 @@
   // The answer stays where the thumb was: the panels above the control open and fill as a
   // reading comes (thousands of pixels), and the browser's scroll anchoring keeps the top-most
   // panel's head still, not the control; so the control is held where it was on the screen,
-  // through the panels' later growth too (their points come after), until the thumb moves the
-  // page itself or HOLD ms pass.
-  const HOLD = 3000;
+  // through the panels' later growth too (their points come after, later on a slow network),
+  // until the thumb moves the page itself or HOLD ms pass.
+  const HOLD = 15000;
   let release = null;
   const holdInPlace = (element) => {
     release?.();
