@@ -74,15 +74,17 @@ def test_two_games_of_one_kind_in_a_night_are_numbered_in_its_story():
     tales = [
         told("three-thirteen", COMEBACK, game_id=1),
         told("three-thirteen", COMEBACK, game_id=2),
-        told("three-thirteen", [], game_id=3),  # started, nothing played: counted all the same
+        told("three-thirteen", [], game_id=3),  # started by mistake, finished unplayed
         told("gin", [], players=(1, 2), game_id=4),
+        told("three-thirteen", [], finished=False, game_id=5),  # just started: counted
     ]
     called = story.game_names(tales)
     assert called == {
         1: "Three Thirteen, game 1",
         2: "Three Thirteen, game 2",
-        3: "Three Thirteen, game 3",  # as the night's page lists it
+        3: "Three Thirteen",  # not counted, as the night's page does not count it
         4: "Gin Rummy",
+        5: "Three Thirteen, game 3",
     }
     names = {moment.game_name for moment in story.night_story(tales, NAMES)}
     assert names == {"Three Thirteen, game 1", "Three Thirteen, game 2"}
@@ -251,3 +253,15 @@ def test_the_year_names_every_game_played_most_where_several_share_it():
     assert review.top_played == ([gin, three], 2)
     assert YearInReview(2026, most_played=[(rummy, 3), (gin, 1)]).top_played == ([rummy], 3)
     assert YearInReview(2026).top_played == ([], 0)
+
+
+def test_a_game_with_no_hand_played_adds_no_time_at_the_table():
+    from datetime import timedelta
+
+    from games.history.year import _ended
+
+    tale = told("three-thirteen", [])  # started at 20:00, finished at 22:00, nothing played
+    assert _ended(tale) == tale.started
+    played = told("three-thirteen", COMEBACK)
+    played.played_until = played.started + timedelta(minutes=50)
+    assert _ended(played) == played.started + timedelta(minutes=50)  # before its finish

@@ -130,3 +130,29 @@ def test_a_game_for_today_joins_tonights_night_not_one_entered_just_now_for_anot
     with patch.object(timezone, "now", lambda: half_past):
         after_midnight = late(players=["Ann", "Bob"])
     assert after_midnight.night_id == before_midnight.night_id
+
+
+def test_a_finish_tells_the_nights_other_games_and_stands_if_telling_one_fails(
+    member, make_game, django_capture_on_commit_callbacks, caplog
+):
+    from django.db import OperationalError
+
+    first, second, third = (make_game(member) for _ in range(3))
+    assert first.night_id == second.night_id == third.night_id
+    versions = {g.pk: Game.objects.get(pk=g.pk).version for g in (first, second, third)}
+    real = Game.changed
+
+    def changed(game):
+        if game.pk == first.pk:  # the database away for this one game's word
+            raise OperationalError("database is locked")
+        return real(game)
+
+    with patch.object(Game, "changed", changed), django_capture_on_commit_callbacks(execute=True):
+        third.finish()  # its own change counted inside, the others told once committed
+    third.refresh_from_db()
+    assert third.finished_at is not None
+    after = {g.pk: Game.objects.get(pk=g.pk).version for g in (first, second, third)}
+    assert after[first.pk] == versions[first.pk]  # not told, and the finish stands
+    assert after[second.pk] == versions[second.pk] + 1  # told all the same
+    assert after[third.pk] == versions[third.pk] + 1
+    assert f"telling game {first.pk} of game {third.pk}" in caplog.text

@@ -58,6 +58,12 @@ def test_a_night_of_two_games_tells_each_under_its_name(signed_in, night_game, m
     assert page.count("<h3>Three Thirteen, game 2</h3>") == 1
     # and so do the night's standings under it.
     assert f'<a href="/games/{rematch.pk}/">Three Thirteen, game 2</a>' in page
+    # A game started by mistake and finished with no hand is not counted in the numbers.
+    mistake = make_game(member, names=("Ann", "Bob"))
+    mistake.finish()
+    page = signed_in.get(f"/nights/{night_game.night_id}/").content.decode()
+    assert f'<a href="/games/{mistake.pk}/">Three Thirteen</a>' in page
+    assert f'<a href="/games/{rematch.pk}/">Three Thirteen, game 2</a>' in page
     assert "Biggest penalty: Bob&#x27;s 45 points in round 1: entered as a number." in page
 
 

@@ -307,8 +307,12 @@ def numbered_names(games) -> dict[int, str]:
 
 
 def game_names(tales: list[Tale]) -> dict[int, str]:
-    """`numbered_names` of a night's tales, in the order they were started."""
-    return numbered_names((tale.game_id, tale.kind_def.name) for tale in tales)
+    """`numbered_names` of a night's tales, in the order they were started: of those played
+    or still in play (a game started by mistake and finished with no hand is not counted, and
+    keeps its kind's name)."""
+    counted = [tale for tale in tales if tale.rounds or not tale.finished]
+    named = {tale.game_id: tale.kind_def.name for tale in tales}
+    return named | numbered_names((tale.game_id, tale.kind_def.name) for tale in counted)
 
 
 def night_story(tales: list[Tale], names: dict) -> list[Moment]:

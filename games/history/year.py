@@ -37,9 +37,11 @@ class YearInReview:
 def _ended(tale) -> datetime:
     """When play at a game ended: when it was finished, or its hands were last played if that
     was earlier (a game reopened to correct an old round is finished again long after it was
-    played); a game in play, when its last round was completed."""
-    ends = [moment for moment in (tale.finished, tale.played_until) if moment is not None]
-    return min(ends) if ends else tale.started
+    played); a game in play, when its last round was completed; a game with no hand played,
+    when it was started."""
+    if tale.played_until is None:  # no hand played: no time at the table
+        return tale.started
+    return min(moment for moment in (tale.finished, tale.played_until) if moment is not None)
 
 
 def years(kept: Kept) -> list[int]:

@@ -1,10 +1,11 @@
 """Game nights, the games played on them, their seats, and the guest links that let a phone
 without an account into one game."""
 
+import logging
 from datetime import timedelta
 
 from django.conf import settings
-from django.db import models, transaction
+from django.db import DatabaseError, models, transaction
 from django.db.models import Exists, OuterRef, Q
 from django.urls import reverse
 from django.utils import timezone
@@ -16,6 +17,8 @@ from .groups import new_token
 from .hands import Hand
 from .players import Player
 from .rounds import Round
+
+log = logging.getLogger(__name__)
 
 GAME_KINDS = [(kind.slug, kind.name) for kind in engine.KINDS.values()]
 # A game started within this long of the group's last one joins the same game night, so play
@@ -250,12 +253,17 @@ class Game(models.Model):
         def tell():
             others = Game.objects.filter(night_id=night_id).exclude(pk=pk)
             for other in others.values_list("pk", flat=True):
-                with transaction.atomic():
-                    locked = Game.objects.select_for_update().filter(pk=other).first()
-                    if locked is not None:
-                        locked.changed()
+                try:
+                    with transaction.atomic():
+                        locked = Game.objects.select_for_update().filter(pk=other).first()
+                        if locked is not None:
+                            locked.changed()
+                except DatabaseError:
+                    # What was committed stands (the finish, the save that ended the game): its
+                    # phone is answered as it was taken; that game's phones see the next change.
+                    log.warning("telling game %s of game %s's end failed", other, pk, exc_info=True)
 
-        transaction.on_commit(tell)
+        transaction.on_commit(tell, robust=True)
 
     def _lock(self) -> "Game":
         """Lock the game's rounds, then the game: the same order as a save, which locks its

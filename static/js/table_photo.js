@@ -67,6 +67,9 @@
   document.addEventListener("htmx:beforeRequest", (event) => {
     if (event.detail.elt === form) photoSent = true;
   });
+  document.addEventListener("htmx:afterRequest", (event) => {
+    if (event.detail.elt === form && !event.detail.successful && !event.detail.xhr?.status) photoSent = false; // not sent: no reading comes
+  });
   document.addEventListener("htmx:load", (event) => {
     const reading = event.detail.elt;
     if (!(reading instanceof Element) || !reading.matches("[data-table-reading]")) return;
