@@ -406,10 +406,10 @@ def night_games(night) -> list[dict]:
     """Each game of the night with its score table and chart of running totals."""
     games = []
     night_games = [(game, score_table(game)) for game in night.games.order_by("created_at", "pk")]
-    # Numbered as the night's story numbers them: the games played or still in play.
-    counted = [game for game, table in night_games if table.played_rows or not game.finished_at]
-    names = {game.pk: game.kind_def.name for game, _ in night_games}
-    names |= numbered_names((game.pk, game.kind_def.name) for game in counted)
+    names = numbered_names(
+        (game.pk, game.kind_def.name, bool(table.played_rows) or not game.finished_at)
+        for game, table in night_games
+    )
     for game, table in night_games:
         # Only the rounds played so far, each line only as far as its player's hands are
         # entered: a game in play does not run on to its open round.
@@ -439,5 +439,5 @@ def tonight(request: TableRequest) -> dict:
     if not request.as_guest:
         return {}
     games = list(Game.objects.filter(request.guest.games()).order_by("created_at", "pk"))
-    names = numbered_names((game.pk, game.kind_def.name) for game in games)
+    names = numbered_names((game.pk, game.kind_def.name, True) for game in games)
     return {"tonight": [(game, names[game.pk]) for game in games]}

@@ -293,26 +293,28 @@ def _line_maker(tale: Tale, game_name: str):
 
 
 def numbered_names(games) -> dict[int, str]:
-    """What a night calls each of its games (`games`: (id, its kind's name) in the order they
-    were started): the kind's name, numbered where the night has that kind more than once
-    ("13-card Rummy, game 2"), so that two games' lines, standings and links are told apart."""
+    """What a night calls each of its games (`games`: (id, its kind's name, whether it counts)
+    in the order they were started): the kind's name, numbered among the games that count (those
+    played or still in play) where the night has that kind more than once ("13-card Rummy,
+    game 2"), so that two games' lines, standings and links are told apart. A game started by
+    mistake and finished with no hand does not count, and keeps its kind's name."""
     games = list(games)
-    kinds = Counter(name for _, name in games)
+    kinds = Counter(name for _, name, counts in games if counts)
     seen: Counter = Counter()
     named = {}
-    for pk, name in games:
-        seen[name] += 1
-        named[pk] = f"{name}, game {seen[name]}" if kinds[name] > 1 else name
+    for pk, name, counts in games:
+        if counts and kinds[name] > 1:
+            seen[name] += 1
+            name = f"{name}, game {seen[name]}"
+        named[pk] = name
     return named
 
 
 def game_names(tales: list[Tale]) -> dict[int, str]:
-    """`numbered_names` of a night's tales, in the order they were started: of those played
-    or still in play (a game started by mistake and finished with no hand is not counted, and
-    keeps its kind's name)."""
-    counted = [tale for tale in tales if tale.rounds or not tale.finished]
-    named = {tale.game_id: tale.kind_def.name for tale in tales}
-    return named | numbered_names((tale.game_id, tale.kind_def.name) for tale in counted)
+    """`numbered_names` of a night's tales, in the order they were started."""
+    return numbered_names(
+        (tale.game_id, tale.kind_def.name, bool(tale.rounds) or not tale.finished) for tale in tales
+    )
 
 
 def night_story(tales: list[Tale], names: dict) -> list[Moment]:

@@ -21,6 +21,8 @@ class YearInReview:
     finished: int = 0
     hours: float = 0.0
     most_played: list = field(default_factory=list)  # (GameKind, games), most first
+    wins: list = field(default_factory=list)  # (player id, wins, played), most wins first
+    records: list[RecordSet] = field(default_factory=list)
 
     @property
     def top_played(self) -> tuple[list, int]:
@@ -29,9 +31,6 @@ class YearInReview:
             return [], 0
         most = self.most_played[0][1]
         return [kind for kind, n in self.most_played if n == most], most
-
-    wins: list = field(default_factory=list)  # (player id, wins, played), most wins first
-    records: list[RecordSet] = field(default_factory=list)
 
 
 def _ended(tale) -> datetime:
