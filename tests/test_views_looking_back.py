@@ -88,16 +88,21 @@ def test_the_share_picture_is_a_png_in_both_themes(signed_in, night_game):
     assert "data-share-picture" in share and 'download="game-night-' in share
 
 
+def correct_bobs_first_hand(game):
+    """The finished game reopened, Bob's round 1 corrected to KS QD JC (no meld with 3s wild:
+    30 instead of 22), and finished again."""
+    game.reopen()
+    bob = game.seats.get(player__name="Bob")
+    hand = game.rounds.get(number=1).hands.get(seat=bob)
+    game.rounds.get(number=1).save_hand(bob, Entry("cards", "KS QD JC", version=hand.version))
+    game.refresh_from_db()
+    game.finish()
+
+
 def test_a_corrected_round_changes_the_story_and_records_at_once(signed_in, night_game, member):
     records = signed_in.get("/group/records/").content.decode()
     assert "Bob: 35 points" in records  # 22 + 13: the highest game total
-    night_game.reopen()
-    bob = night_game.seats.get(player__name="Bob")
-    hand = night_game.rounds.get(number=1).hands.get(seat=bob)
-    # Bob's round 1 corrected: KS QD JC, no meld with 3s wild, counts 30 instead of 22.
-    night_game.rounds.get(number=1).save_hand(bob, Entry("cards", "KS QD JC", version=hand.version))
-    night_game.refresh_from_db()
-    night_game.finish()
+    correct_bobs_first_hand(night_game)
     records = signed_in.get("/group/records/").content.decode()
     assert "Bob: 43 points" in records and "Bob: 35 points" not in records
     page = signed_in.get(f"/nights/{night_game.night_id}/").content.decode()
@@ -174,12 +179,7 @@ def test_hours_at_the_table_stay_when_an_old_round_is_corrected(signed_in, membe
     hours = "<strong>1.0</strong> hours at the table"
     assert hours in signed_in.get("/group/year/2025/").content.decode()
     game.refresh_from_db()
-    game.reopen()
-    bob = game.seats.get(player__name="Bob")
-    hand = game.rounds.get(number=1).hands.get(seat=bob)
-    game.rounds.get(number=1).save_hand(bob, Entry("cards", "KS QD JC", version=hand.version))
-    game.refresh_from_db()
-    game.finish()
+    correct_bobs_first_hand(game)
     page = signed_in.get("/group/year/2025/").content.decode()
     assert "Bob: 43 points" in page  # the correction is told
     assert hours in page
