@@ -15,6 +15,37 @@ const noteTimeZone = () => {
     // No Intl time zone: times stay in the server's zone.
   }
 };
+// The answer to a tap stays where the thumb was: the element with this id is held at its place
+// on the screen while the page grows or shrinks around it (panels opening and filling above it,
+// parts drawn again under it: scroll anchoring keeps the top-most element still instead, or
+// follows an old part as it goes), until the thumb moves the page itself, `ms` pass, or the
+// returned release is called (before a scroll of the page's own). One hold at a time.
+let releaseHold = null;
+window.holdInPlace = (id, ms) => {
+  releaseHold?.();
+  const top = document.getElementById(id)?.getBoundingClientRect().top;
+  if (top === undefined) return () => {};
+  const keep = () => {
+    const element = document.getElementById(id); // drawn again, it is the new one
+    if (!element) return release();
+    const moved = element.getBoundingClientRect().top - top;
+    if (Math.abs(moved) >= 1) window.scrollBy(0, moved);
+  };
+  const watching = new ResizeObserver(keep);
+  watching.observe(document.body);
+  const moves = ["touchstart", "wheel", "keydown", "pointerdown", "click"];
+  const timer = setTimeout(() => release(), ms);
+  const release = () => {
+    watching.disconnect();
+    clearTimeout(timer);
+    for (const type of moves) window.removeEventListener(type, release, true);
+    if (releaseHold === release) releaseHold = null;
+  };
+  for (const type of moves) window.addEventListener(type, release, { capture: true, passive: true });
+  releaseHold = release;
+  return release;
+};
+
 if (!/(?:^|; )tz=/.test(document.cookie)) noteTimeZone();
 else if (window.requestIdleCallback) requestIdleCallback(noteTimeZone, { timeout: 5000 });
 else setTimeout(noteTimeZone, 3000);

@@ -41,6 +41,7 @@
 
   const panels = new Map(); // section id -> Panel
   const HOLD = 500; // ms a finger rests on a chosen card in the picker to take one out
+  const KEEP_SAVED_IN_VIEW = 5000; // ms: the summary comes within WORD_AFTER_SAVE (live.js)
   const ORDINALS = ["first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth"];
   // What a picker button says it does, as the server says it (games/templatetags/cards.py,
   // pick_name): add the card, add another copy ("Add a second 9 of diamonds"), or no more.
@@ -370,7 +371,10 @@
       // by that panel's height where the page goes on below the hands (the table photo's form).
       if (tapped) {
         this.section.scrollIntoView({ block: "start" });
-        keepInView(this.section);
+        // Held there while the round's summary is drawn again under it (from the stream, or
+        // asked): each part is put in before the old one is taken out, and the browser's scroll
+        // anchoring may follow the old one down to the page's end (app.js's holdInPlace).
+        holdInPlace(this.section.id, KEEP_SAVED_IN_VIEW);
       }
       // Saved before the count of its last taps came (Save within the count's delay): the
       // breakdown of the cards before goes, and the pinned bar says saved (the hand's line
@@ -582,24 +586,9 @@
   document.addEventListener("htmx:beforeSwap", (event) => {
     if (event.detail.requestConfig?.elt?.matches?.("form.undo")) statusTop = statusAt();
   });
-  // A tapped save's hand, brought to the top of the screen, stays there while the round's summary
-  // is drawn again under it (from the stream, or asked): each part is put in before the old one is
-  // taken out, and the browser's scroll anchoring may follow the old one down to the page's end
-  // (the hand's line then above the screen). Until the thumb moves the page itself.
-  const KEEP_SAVED_IN_VIEW = 5000; // ms: the summary comes within WORD_AFTER_SAVE (live.js)
-  let keptSection = null; // {id, top, until}
-  const keepInView = (section) => {
-    keptSection = { id: section.id, top: section.getBoundingClientRect().top, until: performance.now() + KEEP_SAVED_IN_VIEW };
-  };
-  for (const type of ["touchstart", "wheel", "keydown", "pointerdown"]) {
-    window.addEventListener(type, () => (keptSection = null), { capture: true, passive: true });
-  }
   document.addEventListener("htmx:afterSwap", (event) => {
     if (keptScroll !== null && window.scrollY !== keptScroll) window.scrollTo(0, keptScroll);
     keptScroll = null;
-    const kept = keptSection && performance.now() < keptSection.until && document.getElementById(keptSection.id);
-    if (kept) window.scrollBy(0, kept.getBoundingClientRect().top - keptSection.top);
-    else keptSection = null;
     if (statusTop !== null) window.scrollBy(0, (statusAt() ?? statusTop) - statusTop);
     statusTop = null;
     const config = event.detail.requestConfig;

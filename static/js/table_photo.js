@@ -31,33 +31,11 @@
   const panelsOf = (reading) =>
     [...reading.querySelectorAll("[data-table-hand]")].map((hand) => [hand, document.getElementById(`hand-${hand.dataset.seat}`)]).filter(([, section]) => section);
 
-  // The answer stays where the thumb was: the panels above the control open and fill as a
-  // reading comes (thousands of pixels), and the browser's scroll anchoring keeps the top-most
-  // panel's head still, not the control; so the control is held where it was on the screen,
-  // through the panels' later growth too (their points come after, later on a slow network),
-  // until the thumb moves the page itself or HOLD ms pass.
+  // The control and its reading stay where the thumb was while the panels above it open and
+  // fill as a reading comes (thousands of pixels), through the panels' later growth too (their
+  // points come after, later on a slow network): app.js's holdInPlace.
   const HOLD = 15000;
   let release = null;
-  const holdInPlace = (element) => {
-    release?.();
-    const top = element.getBoundingClientRect().top;
-    const keep = () => {
-      const moved = element.getBoundingClientRect().top - top;
-      if (Math.abs(moved) >= 1) window.scrollBy(0, moved);
-    };
-    const watching = new ResizeObserver(keep);
-    watching.observe(document.body);
-    const moves = ["touchstart", "wheel", "keydown", "pointerdown", "click"];
-    const timer = setTimeout(() => release?.(), HOLD);
-    release = () => {
-      watching.disconnect();
-      clearTimeout(timer);
-      for (const type of moves) window.removeEventListener(type, release, true);
-      release = null;
-    };
-    for (const type of moves) window.addEventListener(type, release, { capture: true, passive: true });
-    return keep;
-  };
 
   // A reading (or a move) answered: each hand it gives a seat fills that seat's panel, but a
   // hand a move left as it was (what the player corrected in its panel stays), and a hand the
@@ -75,7 +53,7 @@
     if (!(reading instanceof Element) || !reading.matches("[data-table-reading]")) return;
     const photo = photoSent;
     photoSent = false;
-    const keep = holdInPlace(form);
+    release = holdInPlace(form.closest("section").id, HOLD);
     for (const [hand, section] of panelsOf(reading)) {
       if (given.get(hand.dataset.seat) === hand.dataset.cards) continue;
       // A photo's hand with no card found: its panel keeps what it holds. (A move may empty a
@@ -86,7 +64,6 @@
       const checks = [...hand.querySelectorAll("li[data-card]")].map((item) => ({ card: item.dataset.card, words: item.dataset.words }));
       section.dispatchEvent(new CustomEvent("table-hand", { bubbles: true, detail: { cards, checks } }));
     }
-    keep();
     // A move's button went with the reading it was in: the focus goes on to the reading's
     // note (what the move did), not back to the top of the page.
     if (!document.activeElement || document.activeElement === document.body) reading.querySelector(".photo-note, .field-error")?.focus({ preventScroll: true });
