@@ -103,7 +103,14 @@ class Command(BaseCommand):
             if open_ended and not kind.pool_limit(rules) and deals >= rng.randint(3, 6):
                 break
         game.finish()
-        Game.objects.filter(pk=game.pk).update(finished_at=game.created_at + timedelta(hours=1))
+        # Played over an hour, not in the moment the demo takes: its rounds end one after
+        # another within it (the year's hours at the table count to the last hand played).
+        hour = timedelta(hours=1)
+        rounds = list(game.rounds.filter(completed_at__isnull=False).order_by("number"))
+        for number, round_ in enumerate(rounds, start=1):
+            round_.completed_at = game.created_at + hour * number / len(rounds)
+        Round.objects.bulk_update(rounds, ["completed_at"])
+        Game.objects.filter(pk=game.pk).update(finished_at=game.created_at + hour)
 
     def winning_hand(self, kind, size, cards, rng) -> list[Card]:
         """Cards that meld completely, or make a valid Rummy declaration: runs of one suit."""
