@@ -52,6 +52,16 @@ register_converter(TokenConverter, "token")
 register_converter(NumberConverter, "number")
 
 urlpatterns = [
+    # What every phone of a table asks most, first: Django tries the patterns in order, and
+    # no other pattern matches these paths (each ends where its route ends).
+    path("games/<id:game_id>/rounds/<number:number>/live/", live.round_live, name="round_live"),
+    path(
+        "games/<id:game_id>/rounds/<number:number>/seats/<id:seat_id>/",
+        rounds.hand_entry,
+        name="hand_entry",
+    ),
+    path("games/<id:game_id>/live/", live.game_live, name="game_live"),
+    path("nights/<id:night_id>/live/", live.night_live, name="night_live"),
     path("", games.home, name="home"),
     path("manifest.webmanifest", pwa.manifest, name="manifest"),
     path("sw.js", pwa.service_worker, name="service_worker"),
@@ -74,7 +84,6 @@ urlpatterns = [
     path("players/", groups.players, name="players"),
     path("games/new/", games.new_game, name="new_game"),
     path("games/<id:game_id>/", games.game, name="game"),
-    path("games/<id:game_id>/live/", live.game_live, name="game_live"),
     path("games/<id:game_id>/stream/", live.game_stream, name="game_stream"),
     path("games/<id:game_id>/finish/", games.finish_game, name="finish_game"),
     path("games/<id:game_id>/reopen/", games.reopen_game, name="reopen_game"),
@@ -89,12 +98,6 @@ urlpatterns = [
         "games/<id:game_id>/rounds/<number:number>/table-photo/move/",
         table_photo.table_move,
         name="table_move",
-    ),
-    path("games/<id:game_id>/rounds/<number:number>/live/", live.round_live, name="round_live"),
-    path(
-        "games/<id:game_id>/rounds/<number:number>/seats/<id:seat_id>/",
-        rounds.hand_entry,
-        name="hand_entry",
     ),
     path(
         "games/<id:game_id>/rounds/<number:number>/seats/<id:seat_id>/photo/",
@@ -111,7 +114,6 @@ urlpatterns = [
     ),
     path("nights/", history.nights_page, name="nights"),
     path("nights/<id:night_id>/", history.night, name="night"),
-    path("nights/<id:night_id>/live/", live.night_live, name="night_live"),
     path("nights/<id:night_id>/share/", looking_back.night_share, name="night_share"),
     path("nights/<id:night_id>/picture.png", looking_back.night_picture, name="night_picture"),
     path("nights/<id:night_id>/share/link/", looking_back.night_link, name="night_link"),
