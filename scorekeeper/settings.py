@@ -61,7 +61,7 @@ MIDDLEWARE = [
     # Pages compressed (a round page is ~10x smaller); Django pads each gzip answer with a
     # random filename against BREACH, and the CSRF token is masked per response.
     "django.middleware.gzip.GZipMiddleware",
-    "django.middleware.csp.ContentSecurityPolicyMiddleware",
+    "games.csp.ContentSecurityPolicyMiddleware",  # Django's, its header built once
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",

@@ -1,0 +1,57 @@
+"""What the request path does once instead of on every request (issue 45) still answers as
+Django's own way did: the policy header, a hand form's fields, a meld's card faces."""
+
+import pytest
+from django.test import RequestFactory
+from django.utils.csp import CSP, build_policy
+
+from games.csp import ContentSecurityPolicyMiddleware
+
+pytestmark = pytest.mark.django_db
+
+
+def answered(middleware, response=None):
+    from django.http import HttpResponse
+
+    request = RequestFactory().get("/")
+    middleware.process_request(request)
+    return middleware.process_response(request, response or HttpResponse())
+
+
+def test_the_policy_header_is_djangos_built_once_for_the_settings_as_they_are(settings):
+    middleware = ContentSecurityPolicyMiddleware(lambda request: None)
+    first = answered(middleware)
+    assert first["Content-Security-Policy"] == build_policy(settings.SECURE_CSP)
+    assert "Content-Security-Policy-Report-Only" not in first
+    settings.SECURE_CSP = {"default-src": [CSP.SELF], "img-src": [CSP.SELF, "data:"]}
+    settings.SECURE_CSP_REPORT_ONLY = {"script-src": [CSP.NONE]}
+    changed = answered(middleware)  # the settings changed: built again
+    assert changed["Content-Security-Policy"] == "default-src 'self'; img-src 'self' data:"
+    assert changed["Content-Security-Policy-Report-Only"] == "script-src 'none'"
+
+
+def test_a_policy_with_a_nonce_gets_a_new_nonce_each_answer(settings):
+    from django.http import HttpResponse
+
+    settings.SECURE_CSP = {"script-src": [CSP.SELF, CSP.NONCE]}
+    middleware = ContentSecurityPolicyMiddleware(lambda request: None)
+    request = RequestFactory().get("/")
+    middleware.process_request(request)
+    str(request._csp_nonce)  # a page that used its nonce
+    first = middleware.process_response(request, HttpResponse())
+    second = answered(middleware)
+    assert "'nonce-" in first["Content-Security-Policy"]
+    assert first["Content-Security-Policy"] != second["Content-Security-Policy"]
+
+
+def test_a_views_own_policy_header_stays(settings):
+    from django.http import HttpResponse
+
+    response = HttpResponse()
+    response["Content-Security-Policy"] = "default-src 'none'"
+    assert (
+        answered(ContentSecurityPolicyMiddleware(lambda r: None), response)[
+            "Content-Security-Policy"
+        ]
+        == "default-src 'none'"
+    )
