@@ -6,6 +6,8 @@ from django.test import RequestFactory
 from django.utils.csp import CSP, build_policy
 
 from games.csp import ContentSecurityPolicyMiddleware
+from games.engine import CARDS, WENT_OUT
+from games.forms.hands import HandForm
 
 pytestmark = pytest.mark.django_db
 
@@ -55,3 +57,17 @@ def test_a_views_own_policy_header_stays(settings):
         ]
         == "default-src 'none'"
     )
+
+
+def test_forms_of_different_games_offer_their_own_outcomes_and_share_no_state(member, make_game):
+    three = make_game(member, kind="three-thirteen")
+    gin = make_game(member, kind="gin", names=("Ann", "Bob"))
+    a = HandForm({"outcome": "drawn", "cards": "KS"}, game=three)
+    b = HandForm({"outcome": CARDS, "cards": "KS QS JS"}, game=three)
+    c = HandForm({"outcome": "drawn", "cards": ""}, game=gin)
+    assert not a.is_valid() and "outcome" in a.errors  # Gin's drawn hand: not Three Thirteen's
+    assert b.is_valid() and not b.errors and c.is_valid()  # one form's errors are its own
+    assert a.fields is not b.fields and a.fields["outcome"] is b.fields["outcome"]
+    assert a.fields["outcome"].choices == three.kind_def.outcomes(three.engine_rules)
+    assert c.fields["outcome"].choices == gin.kind_def.outcomes(gin.engine_rules)
+    assert dict(c.fields["outcome"].choices)[WENT_OUT] == "Knocked"
