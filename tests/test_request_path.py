@@ -2,6 +2,7 @@
 Django's own way did: the policy header, a hand form's fields, a meld's card faces."""
 
 import pytest
+from django.template import Context, Template
 from django.test import RequestFactory
 from django.utils.csp import CSP, build_policy
 
@@ -71,3 +72,14 @@ def test_forms_of_different_games_offer_their_own_outcomes_and_share_no_state(me
     assert a.fields["outcome"].choices == three.kind_def.outcomes(three.engine_rules)
     assert c.fields["outcome"].choices == gin.kind_def.outcomes(gin.engine_rules)
     assert dict(c.fields["outcome"].choices)[WENT_OUT] == "Knocked"
+
+
+def test_a_melds_faces_in_one_tag_are_each_cards_face():
+    cards = ["7H", "8H", "JK", "9H"]
+    one_by_one = Template(
+        "{% load cards %}{% for c in cards %}{% card_face c True '9' %}{% endfor %}"
+    ).render(Context({"cards": cards}))
+    at_once = Template("{% load cards %}{% card_faces cards True '9' %}").render(
+        Context({"cards": cards})
+    )
+    assert at_once == one_by_one and one_by_one.count('class="face') == 4

@@ -22,6 +22,13 @@ def card_face(card, small=False, wild_rank=None):
     return _card_face(card, bool(small), wild_rank)
 
 
+@register.simple_tag
+def card_faces(cards, small=False, wild_rank=None):
+    """`card_face` of each of `cards`, one after the other: one tag for a meld or a hand's
+    leftover, where a loop of one tag a card cost a round's change most of its drawing."""
+    return mark_safe("".join(card_face(card, small, wild_rank) for card in cards))
+
+
 @lru_cache(maxsize=4096)
 def _card_face(card: Card, small: bool, wild_rank):
     wild = card.is_joker or (wild_rank is not None and card.rank == wild_rank)
