@@ -6,8 +6,10 @@ import os
 from django.core.wsgi import get_wsgi_application
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "scorekeeper.settings")
-pages = get_wsgi_application()
+django_pages = get_wsgi_application()
 
 from games.live.asgi import LiveApplication  # noqa: E402 - once Django is set up
+from games.live.polls import UnchangedPolls  # noqa: E402
 
-application = LiveApplication(pages)
+# Live polls that changed nothing are answered 304 before Django's handler (games.live.polls).
+application = LiveApplication(UnchangedPolls(django_pages))

@@ -53,31 +53,57 @@ def _seen_version(request: TableRequest) -> int | None:
     return int(version) if version.isdigit() and len(version) < 10 else None
 
 
+# Where `games.live.polls` left its quick look at a poll it could not answer 304 (by the
+# request's environ: no header a phone sends can set it), for the view not to look again.
+LOOKED = "games.live.looked"
+
+
+def quick_etag(request, page: str, pk: int, number: int | None = None):
+    """A live poll's quick look (`access.quick_look`: who asks, checked in the statement that
+    reads the state) and the ETag of the state it shows to them, as (viewer, row, etag); None
+    where the quick look is not certain. `page`: "game", "round" (of `number`) or "night"."""
+    looked = request.META.get(LOOKED)
+    if looked is not None and looked[0] == (page, pk, number):
+        _, seen_by, row, etag, group, guest = looked
+        request.group, request.guest = group, guest
+        return seen_by, row, etag
+    quick = quick_look(request, "night" if page == "night" else "game", pk)
+    if quick is None:
+        return None
+    seen_by, row = quick
+    if page == "round":
+        etag = live_etag(seen_by, row["version"], "round", row["pk"], number)
+    elif page == "game":
+        etag = live_etag(seen_by, row["version"], "game", row["pk"], row["date"])
+    else:
+        etag = live_etag(seen_by, row["versions"], "night", row["pk"], row["date"], row["games"])
+    return seen_by, row, etag
+
+
 def _answer(request: TableRequest, etag: str, changed) -> object:
     """304 when the phone already shows this state, else what changed (`changed()`)."""
-    response = get_conditional_response(request, etag=etag) or changed()
+    return _live_headers(get_conditional_response(request, etag=etag) or changed(), etag)
+
+
+def not_modified(request: TableRequest, etag: str):
+    """The 304 a quick look allows, or None."""
+    response = get_conditional_response(request, etag=etag)
+    return None if response is None else _live_headers(response, etag)
+
+
+def _live_headers(response, etag: str):
     response["ETag"] = etag
     patch_vary_headers(response, ["Cookie"])
     patch_cache_control(response, private=True, no_cache=True)
     return response
 
 
-def _unchanged(request: TableRequest, etag: str):
-    """The 304 a quick look allows, or None."""
-    if get_conditional_response(request, etag=etag) is None:
-        return None
-    return _answer(request, etag, None)
-
-
 @own_access
 @require_safe
 def game_live(request: TableRequest, game_id):
-    quick = quick_look(request, "game", game_id)
-    if quick is not None:
-        seen_by, row = quick
-        etag = live_etag(seen_by, row["version"], "game", row["pk"], row["date"])
-        if (answer := _unchanged(request, etag)) is not None:
-            return answer
+    quick = quick_etag(request, "game", game_id)
+    if quick is not None and (answer := not_modified(request, quick[2])) is not None:
+        return answer
     resolve_table(request)
     return _game_live(request, game_id)
 
@@ -95,11 +121,10 @@ def _game_live(request: TableRequest, game_id):
 @own_access
 @require_safe
 def round_live(request: TableRequest, game_id, number):
-    quick = quick_look(request, "game", game_id)
+    quick = quick_etag(request, "round", game_id, number)
     if quick is not None:
-        seen_by, row = quick
-        etag = live_etag(seen_by, row["version"], "round", row["pk"], number)
-        if (answer := _unchanged(request, etag)) is not None:
+        seen_by, row, etag = quick
+        if (answer := not_modified(request, etag)) is not None:
             return answer
         # Changed, and who asks is known: what changed, read for this game alone.
         admit_guest(request, game_id)
@@ -147,12 +172,9 @@ def _round_changed(request: TableRequest, state):
 @own_access
 @require_safe
 def night_live(request: TableRequest, night_id):
-    quick = quick_look(request, "night", night_id)
-    if quick is not None:
-        seen_by, row = quick
-        etag = live_etag(seen_by, row["versions"], "night", row["pk"], row["date"], row["games"])
-        if (answer := _unchanged(request, etag)) is not None:
-            return answer
+    quick = quick_etag(request, "night", night_id)
+    if quick is not None and (answer := not_modified(request, quick[2])) is not None:
+        return answer
     resolve_table(request)
     return _night_live(request, night_id)
 

@@ -1,0 +1,104 @@
+"""A live poll whose table has not changed, answered 304 in front of Django's handler.
+
+Every phone at a table asks its live URL each time its stream tells of a change it was not
+carried, and most of those asks find nothing new to them. The view answers them from one
+statement (`access.quick_look`), but Django's way to it (the request through thirteen
+middlewares, the URL resolved, the view's decorators, the response back through them) costs
+as much again, after an idle gap more than the look itself (issue 45). Here a GET of a live URL
+with an ETag takes the same quick look and, when the state is the one the phone shows,
+answers Django's very 304: made by the same code (`views.live.quick_etag`, `not_modified`), and
+given its headers by the response side of the same middlewares, in the order they run
+(security headers, policy, frame options, length).
+
+Anything else goes Django's whole way, untouched: not a live URL or not a GET, a host not
+allowed, a request Django would send to HTTPS, a session the quick look is not sure of, a state
+that changed (its quick look left in the environ for the view, which does not look again), and
+any error on the way (Django answers it, as it would have)."""
+
+import logging
+import re
+from importlib import import_module
+
+from django.conf import settings
+from django.core.exceptions import DisallowedHost
+from django.core.handlers.wsgi import WSGIHandler, WSGIRequest
+from django.db import DatabaseError
+from django.utils.module_loading import import_string
+
+from ..views.live import LOOKED, not_modified, quick_etag
+
+log = logging.getLogger(__name__)
+
+# games.urls' live routes: games/<id>/live/, games/<id>/rounds/<number>/live/, nights/<id>/live/
+LIVE_URL = re.compile(
+    r"/(?:games/(?P<game>[0-9]{1,18})/(?:rounds/(?P<round>[0-9]{1,4})/)?"
+    r"|nights/(?P<night>[0-9]{1,18})/)live/"
+)
+# The middlewares whose answer side a 304 goes through, in settings.MIDDLEWARE's order; the
+# others add nothing to it (sessions: the quick look only reads one; CSRF: no token is asked).
+ANSWERING = (
+    "django.middleware.security.SecurityMiddleware",
+    "games.csp.ContentSecurityPolicyMiddleware",
+    "django.middleware.common.CommonMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+)
+
+
+class UnchangedPolls:
+    """A WSGI application: Django's (`app`), with live polls that changed nothing answered
+    before it."""
+
+    def __init__(self, app):
+        self.app = app
+        names = [name for name in settings.MIDDLEWARE if name in ANSWERING]
+        # The answer goes back through them from the innermost out, as in Django's chain.
+        self.answering = [import_string(name)(_never).process_response for name in names[::-1]]
+        self.sessions = import_module(settings.SESSION_ENGINE).SessionStore
+
+    def __call__(self, environ, start_response):
+        if environ.get("REQUEST_METHOD") == "GET" and "HTTP_IF_NONE_MATCH" in environ:
+            found = LIVE_URL.fullmatch(environ.get("PATH_INFO", ""))
+            if found is not None:
+                try:
+                    response = self.unchanged(environ, found)
+                except DatabaseError:  # Django's way answers it (and mends the connection)
+                    log.debug("live poll: the quick look failed", exc_info=True)
+                    response = None
+                if response is not None:
+                    headers = [*response.items()]
+                    headers += [("Set-Cookie", c.OutputString()) for c in response.cookies.values()]
+                    start_response(f"{response.status_code} {response.reason_phrase}", headers)
+                    return response  # closing it sends request_finished, as Django's does
+        return self.app(environ, start_response)
+
+    def unchanged(self, environ: dict, found: re.Match):
+        """Django's 304 to this poll, or None (Django's whole way answers it)."""
+        request = WSGIRequest(environ)
+        try:
+            request.get_host()  # ALLOWED_HOSTS, as CommonMiddleware asks it
+        except DisallowedHost:
+            return None
+        if settings.SECURE_SSL_REDIRECT and not request.is_secure():
+            return None  # SecurityMiddleware sends it to HTTPS
+        request.session = self.sessions(request.COOKIES.get(settings.SESSION_COOKIE_NAME))
+        request.group = request.guest = None
+        request.as_guest, request.time_zone = False, ""
+        game, number, night = found.group("game", "round", "night")
+        page = "night" if night else ("round" if number else "game")
+        key = (page, int(night or game), int(number) if number else None)
+        quick = quick_etag(request, *key)
+        if quick is None:
+            return None
+        response = not_modified(request, quick[2])
+        if response is None or response.status_code != 304:
+            # Changed: the view answers with what changed, from this very look.
+            environ[LOOKED] = (key, *quick, request.group, request.guest)
+            return None
+        response._handler_class = WSGIHandler
+        for answer in self.answering:
+            response = answer(request, response)
+        return response
+
+
+def _never(request):
+    raise AssertionError("only the answer side of these middlewares is used")
