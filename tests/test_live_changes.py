@@ -187,3 +187,22 @@ def test_a_drawing_that_fails_leaves_the_save_to_stand(member, make_game, caplog
         hand, version = saved_through(signed_in(member), game, 1, ann, outcome=POINTS, points="7")
     assert Hand.objects.get(pk=hand.pk).points == 7 and drawn(game.pk, version) is None
     assert "drawing the change" in caplog.text
+
+
+def test_a_change_is_drawn_for_guests_only_while_a_guests_page_follows(member, make_game):
+    game = make_game(member)
+    ann, bob, _ = seats(game)
+    phone = signed_in(member)
+    as_guest(game)  # the game has a guest link: its phones would see their own change
+    forget_guest_links()
+    mark_followed([game.pk])  # members' round pages follow it, no guest's
+    _, version = saved_through(phone, game, 1, ann, outcome=POINTS, points="7")
+    assert set(drawn(game.pk, version)[1]) == {"member|"}  # drawn once, not for guests too
+    mark_followed([game.pk], by_guests=[game.pk])  # a guest's round page follows it too
+    _, version = saved_through(phone, game, 1, bob, outcome=POINTS, points="8")
+    assert set(drawn(game.pk, version)[1]) == {"member|", "guest|"}
+    Game.objects.filter(pk=game.pk).update(
+        guests_followed_until=timezone.now() - timedelta(seconds=1)
+    )
+    _, version = saved_through(phone, game, 1, ann, outcome=POINTS, points="9")
+    assert set(drawn(game.pk, version)[1]) == {"member|"}  # the guest's mark ran out

@@ -429,3 +429,51 @@ def test_an_idle_sqlite_hub_reads_nothing_until_the_database_is_written(
         hub.close()
     assert bool(polled) is not inotify  # the watch that was asked for
     assert idle == 1 and written == (2 if inotify else 1)
+
+
+@pytest.mark.django_db(transaction=True)  # the hub reads on a thread of its own
+def test_a_hub_marks_a_game_followed_by_guests_only_while_a_guests_round_page_follows(
+    member, make_game
+):
+    """A member's round page marks the game followed (its changes drawn for members); a
+    guest's marks it followed by guests too (drawn for guests as well)."""
+    import asyncio
+
+    from games.access.quick import Viewer
+    from games.live.hub import Hub, Stream
+    from games.live.streams import Opened
+
+    game = make_game(member, names=("Ann", "Bob", "Cid"))
+    hub = Hub()
+
+    def opened(looks: str) -> Stream:
+        seen = Opened(
+            "game",
+            game.pk,
+            game.group_id,
+            str(game.version),
+            grant_of(member),
+            round_number=1,
+            looks=looks,
+            viewer=Viewer(member.pk, game.group_id, ""),
+        )
+        return Stream(seen, seen.token)
+
+    def marks():
+        return Game.objects.values_list("followed_until", "guests_followed_until").get(pk=game.pk)
+
+    async def joined(stream: Stream, field: int):
+        hub.join(stream)
+        for _ in range(500):
+            if (await hub.run(marks))[field] is not None:
+                return await hub.run(marks)
+            await asyncio.sleep(0.01)
+        raise AssertionError("never marked")
+
+    try:
+        members, guests = on_own_loop(joined(opened("member"), 0))
+        assert members is not None and guests is None
+        members, guests = on_own_loop(joined(opened("guest:7"), 1))
+        assert guests is not None and members == guests
+    finally:
+        hub.close()

@@ -92,16 +92,30 @@ def followed(game: Game) -> bool:
     return game.followed_until is not None and game.followed_until > timezone.now()
 
 
+def guests_follow(game: Game) -> bool:
+    """A guest's round page follows the game (as its hub marked it, `mark_followed`)."""
+    until = game.guests_followed_until
+    return until is not None and until > timezone.now()
+
+
 def drawn_lately(followed_until) -> bool:
     """A change of a game followed until `followed_until` may still be kept as drawn: the game
     was followed within KEEP (a change drawn while it was is kept KEEP after)."""
     return followed_until is not None and followed_until >= timezone.now() - KEEP
 
 
-def mark_followed(game_ids: list[int]) -> None:
-    """Round pages' streams of these games are held here: their saves draw their changes for
-    FOLLOWED_FOR from now (a hub marks them again before that while they stay)."""
-    Game.objects.filter(pk__in=game_ids).update(followed_until=timezone.now() + FOLLOWED_FOR)
+def mark_followed(game_ids: list[int], by_guests: list[int] = ()) -> None:
+    """Round pages' streams of these games are held here (`by_guests`: of these, guests'
+    too): their saves draw their changes for FOLLOWED_FOR from now, for guests only where
+    guests follow (a hub marks them again before that while they stay)."""
+    until = timezone.now() + FOLLOWED_FOR
+    if by_guests:
+        Game.objects.filter(pk__in=by_guests).update(
+            followed_until=until, guests_followed_until=until
+        )
+    others = [pk for pk in game_ids if pk not in set(by_guests)]
+    if others:
+        Game.objects.filter(pk__in=others).update(followed_until=until)
 
 
 def _draw_and_keep(round_, version: int, zone: str, read) -> None:
@@ -116,7 +130,7 @@ def _draw_and_keep(round_, version: int, zone: str, read) -> None:
             state = read()
             if state is None:
                 return
-            parts = draw(state, version, zone)
+            parts = draw(state, version, zone, guests=guests_follow(round_.game))
     except DatabaseError:
         raise
     except Exception:
@@ -156,12 +170,13 @@ def _keep_sql(vendor: str) -> str:
     )
 
 
-def draw(state: RoundState, version: int, zone: str) -> dict[str, str]:
+def draw(state: RoundState, version: int, zone: str, guests: bool = True) -> dict[str, str]:
     """The parts of the round page that the change to `version` changed, as the round `state`
-    after it shows them to each kind of viewer, by `streams.key`."""
+    after it shows them to each kind of viewer, by `streams.key` (to guests only if `guests`:
+    where no guest's page follows the game, a guest who asks is drawn its change then)."""
     context = round_changes(state, version - 1)
     kinds = [(MEMBER, _Looker(False, None, AnonymousUser()))]
-    links = _guest_links(state.round.game.night_id)
+    links = _guest_links(state.round.game.night_id) if guests else []
     last = state.last_save
     undoing = last.guest_pass_id if last is not None else None
     if undoing is not None:  # the link that saved it may undo it

@@ -18,7 +18,7 @@ from ..models import Game
 from . import announce
 from .changes import FOLLOWED_FOR, drawn_between, mark_followed, part_for
 from .filewrites import FileWrites
-from .streams import Opened, event
+from .streams import GUEST, Opened, event
 
 log = logging.getLogger(__name__)
 
@@ -98,6 +98,7 @@ class Hub:
         self.task: asyncio.Task | None = None
         self.postgres = connection.vendor == "postgresql"
         self.marked: set[int] = set()  # games marked followed here since the last round of marks
+        self.marked_by_guests: set[int] = set()  # ... of those, marked followed by guests
         self.marking: asyncio.Task | None = None
 
     # ------------------------------------------------------------ streams
@@ -138,7 +139,7 @@ class Hub:
             follow = self.listen if self.postgres else self.watch
             self.task = asyncio.ensure_future(follow())
         if stream.opened.round_number is not None:
-            self.follow_round(stream.opened.pk)
+            self.follow_round(stream.opened.pk, stream.opened.looks.startswith(GUEST))
         if self.postgres:
             # A change notified between the view's read and now was told to no one: look once.
             asyncio.ensure_future(self.look([stream.topic]))
@@ -158,39 +159,47 @@ class Hub:
             self.marking.cancel()
             self.marking = None
             self.marked.clear()
+            self.marked_by_guests.clear()
 
-    def follow_round(self, game_id: int) -> None:
-        """A round page's stream of the game is held here: mark it followed (its saves draw
-        their changes, on whatever worker they are made), unless marked a moment ago, and go on
-        marking every game followed here while streams stay."""
-        if game_id not in self.marked:
+    def follow_round(self, game_id: int, by_guest: bool = False) -> None:
+        """A round page's stream of the game is held here (a guest's if `by_guest`): mark it
+        followed (its saves draw their changes, on whatever worker they are made; for guests
+        only if a guest follows), unless marked so a moment ago, and go on marking every game
+        followed here while streams stay."""
+        if game_id not in self.marked or (by_guest and game_id not in self.marked_by_guests):
             self.marked.add(game_id)
-            asyncio.ensure_future(self.mark([game_id]))
+            if by_guest:
+                self.marked_by_guests.add(game_id)
+            asyncio.ensure_future(self.mark([game_id], [game_id] if by_guest else []))
         if self.marking is None or self.marking.done():
             self.marking = asyncio.ensure_future(self.keep_marking())
 
     async def keep_marking(self) -> None:
         """Mark again, a third of FOLLOWED_FOR apart, the games whose round pages' streams are
-        held here, in one statement; forget the others."""
+        held here (and those of them a guest's stream follows); forget the others."""
         every = FOLLOWED_FOR.total_seconds() / 3
         while self.topics:
             await asyncio.sleep(every)
-            games = {
-                stream.opened.pk
+            rounds = [
+                stream.opened
                 for streams in self.topics.values()
                 for stream in streams
                 if stream.opened.round_number is not None
+            ]
+            self.marked = {opened.pk for opened in rounds}
+            self.marked_by_guests = {
+                opened.pk for opened in rounds if opened.looks.startswith(GUEST)
             }
-            self.marked = games
-            if games:
-                await self.mark(sorted(games))
+            if self.marked:
+                await self.mark(sorted(self.marked), sorted(self.marked_by_guests))
 
-    async def mark(self, game_ids: list[int]) -> None:
+    async def mark(self, game_ids: list[int], by_guests: list[int]) -> None:
         try:
-            await self.run(mark_followed, game_ids)
+            await self.run(mark_followed, game_ids, by_guests)
         except DatabaseError:  # out of reach: the next mark (or the phones' asks) will do
             log.warning("live: marking %s followed failed", game_ids, exc_info=True)
             self.marked.difference_update(game_ids)
+            self.marked_by_guests.difference_update(game_ids)
 
     def close(self) -> None:
         """The server has stopped: its database connection is closed."""

@@ -156,6 +156,9 @@ class Game(models.Model):
     # Until when a round page's stream, on any worker of any server, follows the game (its hub
     # marks it, games.live.hub): a save or an undo draws its live change only while one may.
     followed_until = models.DateTimeField(null=True, blank=True)
+    # ... and until when a guest's round page follows it: its changes are drawn for guests
+    # only while one may (a table of members alone draws them once, not twice).
+    guests_followed_until = models.DateTimeField(null=True, blank=True)
 
     objects = GameQuerySet.as_manager()
 
