@@ -129,7 +129,18 @@ def test_a_changed_poll_is_answered_by_the_view_from_the_polls_one_look(
 
 @pytest.mark.parametrize(
     "case",
-    ["not a poll", "no etag", "a post", "a host not allowed", "signed out", "to https", "db down"],
+    [
+        "not a poll",
+        "no etag",
+        "a post",
+        "a host not allowed",
+        "signed out",
+        "to https",
+        "a csrf cookie django replaces",
+        "a middleware of another site",
+        "db down",
+        "a bug",
+    ],
 )
 def test_anything_else_goes_djangos_whole_way(case, signed_in, member, make_game, settings):
     game = make_game(member)
@@ -149,19 +160,26 @@ def test_anything_else_goes_djangos_whole_way(case, signed_in, member, make_game
         client = Client()
     elif case == "to https":
         settings.SECURE_SSL_REDIRECT = True
+    elif case == "a csrf cookie django replaces":
+        client.cookies["csrftoken"] = "not-a-token"
+    elif case == "a middleware of another site":
+        settings.MIDDLEWARE = [*settings.MIDDLEWARE, "django.middleware.locale.LocaleMiddleware"]
     django = WSGIHandler()
     site = UnchangedPolls(django)
     with mock.patch.object(django, "get_response", wraps=django.get_response) as handled:
-        if case == "db down":
-            broken = mock.patch.object(polls, "quick_etag", side_effect=DatabaseError("gone"))
-            with broken:
-                status, _, _ = served(site, environ(client, path, method, **headers))
+        failing = {"db down": DatabaseError("gone"), "a bug": ValueError("a slip")}.get(case)
+        if failing is not None:
+            with mock.patch.object(polls, "quick_etag", side_effect=failing):
+                status, answered, _ = served(site, environ(client, path, method, **headers))
         else:
-            status, _, _ = served(site, environ(client, path, method, **headers))
+            status, answered, _ = served(site, environ(client, path, method, **headers))
     handled.assert_called_once()  # Django's handler answered it
-    expected = served(django, environ(client, path, method, **headers))[0]
-    if case != "db down":
-        assert status == expected
+    expected, headers_expected, _ = served(django, environ(client, path, method, **headers))
+    assert status == expected
+    if case == "a csrf cookie django replaces":
+        assert any(name == "Set-Cookie" and "csrftoken=" in value for name, value in answered)
     assert not status.startswith("5")
     if case == "a host not allowed":
         assert status.startswith("400")
+    if case == "to https":
+        assert status.startswith("301")

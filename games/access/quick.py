@@ -61,7 +61,7 @@ def quick_look(request, page: str, pk: int) -> tuple[Viewer, dict] | None:
         row = _fetch(sql, [user_id, True, user_id, chosen, user_id, pk], names)
         if row is None or row["password"] is None:
             return None
-        if not session_matches(session, _Login(row["password"])):
+        if not session_matches(session, _Login(row.pop("password"))):
             return None
         current = chosen if row["chose"] else row["first"]
         if current != row["group_id"]:

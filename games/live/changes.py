@@ -178,7 +178,7 @@ def draw(state: RoundState, version: int, zone: str, guests: bool = True) -> dic
     kinds = [(MEMBER, _Looker(False, None, AnonymousUser()))]
     links = _guest_links(state.round.game.night_id) if guests else []
     last = state.last_save
-    undoing = last.guest_pass_id if last is not None else None
+    undoing = last.guest_pass_id if last is not None and guests else None
     if undoing is not None:  # the link that saved it may undo it
         kinds.append((f"{GUEST}:{undoing}", _Looker(True, _Guest(undoing), AnonymousUser())))
     if any(pk != undoing for (pk,) in links):

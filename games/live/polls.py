@@ -23,6 +23,7 @@ from django.conf import settings
 from django.core.exceptions import DisallowedHost
 from django.core.handlers.wsgi import WSGIHandler, WSGIRequest
 from django.db import DatabaseError
+from django.middleware import csrf
 from django.utils.module_loading import import_string
 
 from ..views.live import LOOKED, not_modified, quick_etag
@@ -34,13 +35,31 @@ LIVE_URL = re.compile(
     r"/(?:games/(?P<game>[0-9]{1,18})/(?:rounds/(?P<round>[0-9]{1,4})/)?"
     r"|nights/(?P<night>[0-9]{1,18})/)live/"
 )
-# The middlewares whose answer side a 304 goes through, in settings.MIDDLEWARE's order; the
-# others add nothing to it (sessions: the quick look only reads one; CSRF: no token is asked).
+# The middlewares whose answer side a 304 goes through, in settings.MIDDLEWARE's order.
 ANSWERING = (
     "django.middleware.security.SecurityMiddleware",
     "games.csp.ContentSecurityPolicyMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+)
+# Those that add nothing to a live poll's 304: no body to compress, no static file, a session
+# only read (its Vary: Cookie is the view's own), no CSRF token asked (a cookie Django would
+# replace goes its way), no user, group, message, htmx detail or login attempt read.
+SILENT = (
+    "django.middleware.gzip.GZipMiddleware",
+    "whitenoise.middleware.WhiteNoiseMiddleware",
+    "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.csrf.CsrfViewMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "games.access.CurrentGroupMiddleware",
+    "django.contrib.messages.middleware.MessageMiddleware",
+    "django_htmx.middleware.HtmxMiddleware",
+    "axes.middleware.AxesMiddleware",
+)
+# A CSRF cookie as Django keeps it (a secret, or a masked token from before Django 4.1).
+CSRF_COOKIE = re.compile(
+    f"[{re.escape(csrf.CSRF_ALLOWED_CHARS)}]"
+    f"{{{csrf.CSRF_SECRET_LENGTH}}}(?:[{re.escape(csrf.CSRF_ALLOWED_CHARS)}]{{{csrf.CSRF_SECRET_LENGTH}}})?"
 )
 
 
@@ -50,19 +69,30 @@ class UnchangedPolls:
 
     def __init__(self, app):
         self.app = app
+        # Only while every middleware is one whose part in a 304 is known (answered here, or
+        # adding nothing to it) and no setting Django's CommonMiddleware reads is set: any
+        # other site answers every poll Django's whole way.
+        self.on = not (
+            set(settings.MIDDLEWARE) - set(ANSWERING) - set(SILENT)
+            or settings.PREPEND_WWW
+            or settings.DISALLOWED_USER_AGENTS
+        )
         names = [name for name in settings.MIDDLEWARE if name in ANSWERING]
         # The answer goes back through them from the innermost out, as in Django's chain.
         self.answering = [import_string(name)(_never).process_response for name in names[::-1]]
         self.sessions = import_module(settings.SESSION_ENGINE).SessionStore
 
     def __call__(self, environ, start_response):
-        if environ.get("REQUEST_METHOD") == "GET" and "HTTP_IF_NONE_MATCH" in environ:
+        if self.on and environ.get("REQUEST_METHOD") == "GET" and "HTTP_IF_NONE_MATCH" in environ:
             found = LIVE_URL.fullmatch(environ.get("PATH_INFO", ""))
             if found is not None:
                 try:
                     response = self.unchanged(environ, found)
                 except DatabaseError:  # Django's way answers it (and mends the connection)
                     log.debug("live poll: the quick look failed", exc_info=True)
+                    response = None
+                except Exception:  # Django's way answers it, as it answers any error
+                    log.exception("live poll: the quick look failed")
                     response = None
                 if response is not None:
                     headers = [*response.items()]
@@ -80,6 +110,9 @@ class UnchangedPolls:
             return None
         if settings.SECURE_SSL_REDIRECT and not request.is_secure():
             return None  # SecurityMiddleware sends it to HTTPS
+        secret = request.COOKIES.get(settings.CSRF_COOKIE_NAME)
+        if secret is not None and not CSRF_COOKIE.fullmatch(secret):
+            return None  # CsrfViewMiddleware gives the phone a new one (Set-Cookie)
         request.session = self.sessions(request.COOKIES.get(settings.SESSION_COOKIE_NAME))
         request.group = request.guest = None
         request.as_guest, request.time_zone = False, ""
