@@ -9,7 +9,7 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "scorekeeper.settings")
 django_pages = get_wsgi_application()
 
 from games.live.asgi import LiveApplication  # noqa: E402 - once Django is set up
-from games.live.polls import UnchangedPolls  # noqa: E402
+from games.live.polls import LivePolls  # noqa: E402
 
 # Live polls that changed nothing are answered 304 before Django's handler (games.live.polls).
-application = LiveApplication(UnchangedPolls(django_pages))
+application = LiveApplication(LivePolls(django_pages))

@@ -3,6 +3,7 @@
 headers, for a member and for a guest, on a game, a round and a night; and everything else is
 left to Django, untouched."""
 
+import gzip
 import re
 from unittest import mock
 
@@ -13,7 +14,7 @@ from django.db import DatabaseError, close_old_connections
 from django.test import Client, RequestFactory
 
 from games.live import polls
-from games.live.polls import UnchangedPolls
+from games.live.polls import LivePolls
 from tests.helpers import save, seats
 from tests.test_live_streams import as_guest
 
@@ -49,7 +50,7 @@ def both(client: Client, path: str, **headers):
     """The answer of the site as production serves it, and of Django's handler alone."""
     django = WSGIHandler()
     return (
-        served(UnchangedPolls(django), environ(client, path, **headers)),
+        served(LivePolls(django), environ(client, path, **headers)),
         served(django, environ(client, path, **headers)),
     )
 
@@ -96,7 +97,7 @@ def test_an_unchanged_poll_is_djangos_own_304_for_a_member_and_a_guest(
         for client, urls in paths.items():
             for path in urls:
                 etag = etag_of(client, path)
-                site = UnchangedPolls(WSGIHandler())
+                site = LivePolls(WSGIHandler())
                 with mock.patch.object(WSGIHandler, "get_response") as django:
                     status, headers, body = served(site, environ(client, path, if_none_match=etag))
                 django.assert_not_called()  # Django's handler was not asked
@@ -165,7 +166,7 @@ def test_anything_else_goes_djangos_whole_way(case, signed_in, member, make_game
     elif case == "a middleware of another site":
         settings.MIDDLEWARE = [*settings.MIDDLEWARE, "django.middleware.locale.LocaleMiddleware"]
     django = WSGIHandler()
-    site = UnchangedPolls(django)
+    site = LivePolls(django)
     with mock.patch.object(django, "get_response", wraps=django.get_response) as handled:
         failing = {"db down": DatabaseError("gone"), "a bug": ValueError("a slip")}.get(case)
         if failing is not None:
@@ -183,3 +184,33 @@ def test_anything_else_goes_djangos_whole_way(case, signed_in, member, make_game
         assert status.startswith("400")
     if case == "to https":
         assert status.startswith("301")
+
+
+def test_a_change_kept_as_drawn_is_djangos_own_answer_to_a_member_and_a_guest(
+    signed_in, member, make_game
+):
+    from games.live.changes import forget_guest_links, mark_followed
+
+    game = make_game(member)
+    guest = as_guest(game)
+    forget_guest_links()
+    mark_followed([game.pk], by_guests=[game.pk])  # both kinds of page follow: drawn for both
+    path = f"/games/{game.pk}/rounds/1/live/"
+    seen = {client: etag_of(client, path) for client in (signed_in, guest)}
+    save(signed_in, game, 1, seats(game)[0], outcome="points", points="7", version=0)
+    for client, etag in seen.items():
+        asked = {"if_none_match": etag, "accept_encoding": "gzip, deflate, br"}
+        site = LivePolls(WSGIHandler())
+        with mock.patch.object(WSGIHandler, "get_response") as django:
+            status, headers, body = served(site, environ(client, path, **asked))
+        django.assert_not_called()  # the kept change, answered before Django's handler
+        _, (django_status, django_headers, django_body) = both(client, path, **asked)
+        assert status == django_status == "200 OK"
+        names = [name for name, _ in headers]
+        assert names == [name for name, _ in django_headers] and "Set-Cookie" in names
+        same = {"Content-Length", "Set-Cookie"}  # a token masked anew: its length may move
+        assert [h for h in headers if h[0] not in same] == [
+            h for h in django_headers if h[0] not in same
+        ]
+        shown = _tokens_out(gzip.decompress(body))
+        assert shown == _tokens_out(gzip.decompress(django_body)) and b"Ann" in shown

@@ -1,19 +1,21 @@
-"""A live poll whose table has not changed, answered 304 in front of Django's handler.
+"""A live poll answered in front of Django's handler, where the quick look decides it.
 
 Every phone at a table asks its live URL each time its stream tells of a change it was not
-carried, and most of those asks find nothing new to them. The view answers them from one
-statement (`access.quick_look`), but Django's way to it (the request through thirteen
-middlewares, the URL resolved, the view's decorators, the response back through them) costs
-as much again, after an idle gap more than the look itself (issue 45). Here a GET of a live URL
-with an ETag takes the same quick look and, when the state is the one the phone shows,
-answers Django's very 304: made by the same code (`views.live.quick_etag`, `not_modified`), and
-given its headers by the response side of the same middlewares, in the order they run
-(security headers, policy, frame options, length).
+carried, and most of those asks find nothing new to them, or find the change kept as drawn
+where it was made. The view answers them from one statement (`access.quick_look`) and, for a
+change, one more; but Django's way to it (the request through thirteen middlewares, the URL
+resolved, the view's decorators, the response back through them) costs as much again, after
+an idle gap more than the look itself (issue 45). Here a GET of a live URL with an ETag takes
+the same quick look and, when the state is the one the phone shows, answers Django's very 304,
+and for a round's change kept as drawn for this phone Django's very answer: made by the same
+code (`views.live.quick_etag`, `not_modified`, `kept_answer`) and given its headers by the
+answer side of the same middlewares, in the order they run.
 
 Anything else goes Django's whole way, untouched: not a live URL or not a GET, a host not
-allowed, a request Django would send to HTTPS, a session the quick look is not sure of, a state
-that changed (its quick look left in the environ for the view, which does not look again), and
-any error on the way (Django answers it, as it would have)."""
+allowed, a request Django would send to HTTPS, a CSRF cookie Django would replace, a session
+the quick look is not sure of, a change not kept for this phone (the quick look left in the
+environ for the view, which does not look again), any error on the way (Django answers it, as
+it would have), and every poll of a site whose middlewares are not the ones known here."""
 
 import logging
 import re
@@ -24,9 +26,10 @@ from django.core.exceptions import DisallowedHost
 from django.core.handlers.wsgi import WSGIHandler, WSGIRequest
 from django.db import DatabaseError
 from django.middleware import csrf
+from django.utils import timezone
 from django.utils.module_loading import import_string
 
-from ..views.live import LOOKED, not_modified, quick_etag
+from ..views.live import LOOKED, kept_answer, not_modified, quick_etag
 
 log = logging.getLogger(__name__)
 
@@ -42,14 +45,19 @@ ANSWERING = (
     "django.middleware.common.CommonMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
 )
-# Those that add nothing to a live poll's 304: no body to compress, no static file, a session
-# only read (its Vary: Cookie is the view's own), no CSRF token asked (a cookie Django would
-# replace goes its way), no user, group, message, htmx detail or login attempt read.
-SILENT = (
+# ... and those a changed poll's answer (a change kept as drawn) goes through too: its body
+# compressed, the phone's CSRF cookie renewed (its token is in the forms), the session's Vary.
+CHANGED = (
     "django.middleware.gzip.GZipMiddleware",
-    "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
+)
+# Those that add nothing to a live poll's answer: no static file, no user, group, message,
+# htmx detail or login attempt read (to a 304 the three above add nothing either: no body to
+# compress, a session only read, whose Vary: Cookie is the view's own, no CSRF token asked; a
+# cookie Django would replace goes its way).
+SILENT = (
+    "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "games.access.CurrentGroupMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
@@ -63,8 +71,8 @@ CSRF_COOKIE = re.compile(
 )
 
 
-class UnchangedPolls:
-    """A WSGI application: Django's (`app`), with live polls that changed nothing answered
+class LivePolls:
+    """A WSGI application: Django's (`app`), with the live polls the quick look decides answered
     before it."""
 
     def __init__(self, app):
@@ -73,13 +81,16 @@ class UnchangedPolls:
         # adding nothing to it) and no setting Django's CommonMiddleware reads is set: any
         # other site answers every poll Django's whole way.
         self.on = not (
-            set(settings.MIDDLEWARE) - set(ANSWERING) - set(SILENT)
+            set(settings.MIDDLEWARE) - set(ANSWERING) - set(CHANGED) - set(SILENT)
             or settings.PREPEND_WWW
             or settings.DISALLOWED_USER_AGENTS
         )
-        names = [name for name in settings.MIDDLEWARE if name in ANSWERING]
-        # The answer goes back through them from the innermost out, as in Django's chain.
-        self.answering = [import_string(name)(_never).process_response for name in names[::-1]]
+        # An answer goes back through them from the innermost out, as in Django's chain.
+        made = {name: import_string(name)(_never) for name in (*ANSWERING, *CHANGED)}
+        inside_out = settings.MIDDLEWARE[::-1]
+        self.answering = [made[name].process_response for name in inside_out if name in ANSWERING]
+        self.changed = [made[name].process_response for name in inside_out if name in made]
+        self.csrf = made["django.middleware.csrf.CsrfViewMiddleware"]
         self.sessions = import_module(settings.SESSION_ENGINE).SessionStore
 
     def __call__(self, environ, start_response):
@@ -87,7 +98,7 @@ class UnchangedPolls:
             found = LIVE_URL.fullmatch(environ.get("PATH_INFO", ""))
             if found is not None:
                 try:
-                    response = self.unchanged(environ, found)
+                    response = self.answer(environ, found)
                 except DatabaseError:  # Django's way answers it (and mends the connection)
                     log.debug("live poll: the quick look failed", exc_info=True)
                     response = None
@@ -101,8 +112,9 @@ class UnchangedPolls:
                     return response  # closing it sends request_finished, as Django's does
         return self.app(environ, start_response)
 
-    def unchanged(self, environ: dict, found: re.Match):
-        """Django's 304 to this poll, or None (Django's whole way answers it)."""
+    def answer(self, environ: dict, found: re.Match):
+        """Django's answer to this poll (304, or a round's change as kept), or None: Django's
+        whole way answers it."""
         request = WSGIRequest(environ)
         try:
             request.get_host()  # ALLOWED_HOSTS, as CommonMiddleware asks it
@@ -123,12 +135,23 @@ class UnchangedPolls:
         if quick is None:
             return None
         response = not_modified(request, quick[2])
-        if response is None or response.status_code != 304:
-            # Changed: the view answers with what changed, from this very look.
+        answering = self.answering
+        if response is None and page == "round":
+            # Changed: what its stream would have carried, if kept as drawn for this phone.
+            self.csrf.process_request(request)  # the phone's CSRF secret, for its forms
+            try:
+                response = kept_answer(request, quick, *key[1:])
+            finally:
+                timezone.deactivate()
+            answering = self.changed
+        elif response is not None and response.status_code != 304:
+            response = None  # a precondition failed: Django says so
+        if response is None:
+            # The view answers with what changed, from this very look.
             environ[LOOKED] = (key, *quick, request.group, request.guest)
             return None
         response._handler_class = WSGIHandler
-        for answer in self.answering:
+        for answer in answering:
             response = answer(request, response)
         return response
 

@@ -127,10 +127,8 @@ def round_live(request: TableRequest, game_id, number):
         if (answer := not_modified(request, etag)) is not None:
             return answer
         # Changed, and who asks is known: what changed, read for this game alone.
-        admit_guest(request, game_id)
-        activate_time_zone(request, seen_by.time_zone)
-        if (kept := _kept_change(request, row, number)) is not None:
-            return _answer(request, etag, lambda: HttpResponse(kept))
+        if (answer := kept_answer(request, quick, game_id, number)) is not None:
+            return answer
         state = round_state_at(row["pk"], number, row["version"])
         return _answer(request, etag, lambda: _round_changed(request, state))
     resolve_table(request)
@@ -142,6 +140,18 @@ def _round_live(request: TableRequest, game_id, number):
     state = round_state_for(request, game_id, number)
     etag = round_etag(request, state.round.game, number)
     return _answer(request, etag, lambda: _round_changed(request, state))
+
+
+def kept_answer(request: TableRequest, quick, game_id: int, number: int):
+    """A changed round poll's answer from the change kept as drawn (`_kept_change`), or None
+    (not kept for this phone: the round is read and drawn); who asks is admitted as the quick
+    look found them, and their time zone activated, either way."""
+    seen_by, row, etag = quick
+    admit_guest(request, game_id)
+    activate_time_zone(request, seen_by.time_zone)
+    if (kept := _kept_change(request, row, number)) is None:
+        return None
+    return _answer(request, etag, lambda: HttpResponse(kept))
 
 
 def _kept_change(request: TableRequest, row: dict, number: int) -> str | None:
