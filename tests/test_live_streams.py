@@ -270,6 +270,27 @@ def followed(game, timeout: float = 5) -> bool:
     return False
 
 
+def round_stream(game, member, looks="member", csrf=""):
+    """A phone's stream of the game's first round, as its view would open it for `member`'s
+    phone (`looks`: as a change is drawn for it)."""
+    from games.access.quick import Viewer
+    from games.live.hub import Stream
+    from games.live.streams import Opened
+
+    opened = Opened(
+        "game",
+        game.pk,
+        game.group_id,
+        str(game.version),
+        grant_of(member),
+        round_number=1,
+        looks=looks,
+        csrf=csrf,
+        viewer=Viewer(member.pk, game.group_id, ""),
+    )
+    return Stream(opened, opened.token)
+
+
 @pytest.mark.django_db(transaction=True)  # the hub reads on a thread of its own
 def test_a_change_is_carried_where_drawn_with_its_version_and_told_where_not(member, make_game):
     """A save made while a round page follows the game commits its drawn change with its
@@ -278,26 +299,13 @@ def test_a_change_is_carried_where_drawn_with_its_version_and_told_where_not(mem
     import asyncio
     from types import SimpleNamespace
 
-    from games.access.quick import Viewer
     from games.live.changes import drawing_save
-    from games.live.hub import Hub, Stream
-    from games.live.streams import Opened
+    from games.live.hub import Hub
 
     game = make_game(member, names=("Ann", "Bob", "Cid"))
     topic = ("game", game.pk)
     hub = Hub()
-    opened = Opened(
-        "game",
-        game.pk,
-        game.group_id,
-        str(game.version),
-        grant_of(member),
-        round_number=1,
-        looks="member",
-        csrf="the-phones-token",
-        viewer=Viewer(member.pk, game.group_id, ""),
-    )
-    stream = Stream(opened, opened.token)
+    stream = round_stream(game, member, csrf="the-phones-token")
 
     async def joined():
         hub.join(stream)  # marks the game followed, on the hub's thread
@@ -439,25 +447,10 @@ def test_a_hub_marks_a_game_followed_by_guests_only_while_a_guests_round_page_fo
     guest's marks it followed by guests too (drawn for guests as well)."""
     import asyncio
 
-    from games.access.quick import Viewer
     from games.live.hub import Hub, Stream
-    from games.live.streams import Opened
 
     game = make_game(member, names=("Ann", "Bob", "Cid"))
     hub = Hub()
-
-    def opened(looks: str) -> Stream:
-        seen = Opened(
-            "game",
-            game.pk,
-            game.group_id,
-            str(game.version),
-            grant_of(member),
-            round_number=1,
-            looks=looks,
-            viewer=Viewer(member.pk, game.group_id, ""),
-        )
-        return Stream(seen, seen.token)
 
     def marks():
         return Game.objects.values_list("followed_until", "guests_followed_until").get(pk=game.pk)
@@ -471,9 +464,9 @@ def test_a_hub_marks_a_game_followed_by_guests_only_while_a_guests_round_page_fo
         raise AssertionError("never marked")
 
     try:
-        members, guests = on_own_loop(joined(opened("member"), 0))
+        members, guests = on_own_loop(joined(round_stream(game, member), 0))
         assert members is not None and guests is None
-        members, guests = on_own_loop(joined(opened("guest:7"), 1))
+        members, guests = on_own_loop(joined(round_stream(game, member, "guest:7"), 1))
         assert guests is not None and members == guests
     finally:
         hub.close()
