@@ -196,3 +196,68 @@ def test_a_database_reached_through_a_link_is_watched_where_sqlite_writes_its_lo
     monkeypatch.setitem(connection.settings_dict, "NAME", str(link))
     found = os.path.realpath(real)
     assert _database_files() == [found, f"{found}-wal"]
+
+
+def test_a_read_of_writes_waits_for_its_earliest_time_and_no_longer(tmp_path):
+    """The watch's limit of one read of writes every WATCH_EVERY is a time the read may not
+    come before (`earliest`): a write heard after it is read `settle` after the write."""
+    log = tmp_path / "db-wal"
+
+    async def heard(earliest_in: float):
+        writes = FileWrites.watch([str(tmp_path / "db"), str(log)])
+        loop = asyncio.get_running_loop()
+        try:
+            started = loop.time()
+            waiting = asyncio.ensure_future(
+                writes.next_write(timeout=5, settle=0, earliest=started + earliest_in)
+            )
+            await asyncio.sleep(0)
+            with log.open("ab") as file:
+                file.write(b"frame")
+            assert await waiting
+            return loop.time() - started
+        finally:
+            writes.close()
+
+    assert on_own_loop(heard(0.3)) >= 0.3  # held back to its earliest time
+
+
+def test_the_sqlite_watch_reads_a_write_settle_after_it_not_a_watch_interval(monkeypatch):
+    """A save made a while after the watch's last read is read SETTLE after its write: the
+    once-every-WATCH_EVERY limit is given as the read's earliest time, from the last read of
+    writes, never as a wait after every write (each save then reached the other phones 0.2 s
+    late, in Chromium p50 276 ms where 127 ms now)."""
+    from games.live import hub as hubs
+
+    asked = []
+
+    class Writes:
+        async def next_write(self, timeout, settle, earliest=0.0):
+            asked.append((settle, earliest - asyncio.get_running_loop().time()))
+            if len(asked) == 3:
+                hub.topics.clear()  # the watch ends
+            return len(asked) == 1  # a write, then none: read again once
+
+        def close(self):
+            pass
+
+    hub = hubs.Hub()
+    hub.topics[("game", 1)] = {object()}
+
+    async def look(topics=None):
+        await asyncio.sleep(0.05)  # the read's own time
+
+    monkeypatch.setattr(hubs, "_database_files", lambda: ["db"])
+    monkeypatch.setattr(hubs.FileWrites, "watch", staticmethod(lambda files: Writes()))
+    monkeypatch.setattr(hub, "look", look)
+    try:
+        on_own_loop(hub.watch())
+    finally:
+        hub.db.shutdown()
+    settles = [settle for settle, _ in asked]
+    assert settles == [hubs.SETTLE] * 3
+    first, after_write, after_reread = (earliest for _, earliest in asked)
+    assert 0 < first <= hubs.WATCH_EVERY  # the first read of the watch was just now
+    assert 0 < after_write <= hubs.WATCH_EVERY  # a read of writes was just now
+    # The read again (no write) does not move the limit: from the read of writes, 2 reads ago.
+    assert after_reread < after_write - 0.04

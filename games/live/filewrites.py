@@ -111,10 +111,11 @@ class FileWrites:
             names, replaced, anything = written_names(data)
             written = written or anything or bool(names & self.names) or self.first in replaced
 
-    async def next_write(self, timeout: float, settle: float) -> bool:
+    async def next_write(self, timeout: float, settle: float, earliest: float = 0.0) -> bool:
         """Wait for a write to one of the files, or `timeout` seconds (False); after the first
         write, `settle` seconds more, so that the rest of its transaction's writes are read
-        with it. The events up to then are read: a write after that is the next one."""
+        with it, and not before the loop's time `earliest`. The events up to then are read: a
+        write after that is the next one."""
         deadline = self.loop.time() + timeout
         while (left := deadline - self.loop.time()) > 0:
             readable = self.loop.create_future()
@@ -126,7 +127,7 @@ class FileWrites:
                 return False
             finally:
                 self.loop.remove_reader(self.descriptor)
-            await asyncio.sleep(settle)
+            await asyncio.sleep(max(settle, earliest - self.loop.time()))
             if self.drain():
                 return True
         return False

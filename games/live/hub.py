@@ -274,14 +274,16 @@ class Hub:
             looked, written = loop.time(), False
             await self.look()  # what moved before the watch began
             while self.topics:
-                # At most one read every WATCH_EVERY: the writes meanwhile are read together.
-                # A read after writes is read again WATCH_EVERY later even if nothing more is
-                # written: a commit is visible only once the writer has marked it in the
-                # `-shm` index, which it may do just after its last write to the log.
-                settle = max(SETTLE, looked + WATCH_EVERY - loop.time())
+                # A write is read SETTLE after it, and at most one read of writes every
+                # WATCH_EVERY: the writes meanwhile are read together. A read after writes is
+                # read again WATCH_EVERY later even if nothing more is written: a commit is
+                # visible only once the writer has marked it in the `-shm` index, which it may
+                # do just after its last write to the log; that second read does not hold back
+                # the next write's.
                 wait = WATCH_EVERY if written else LOOK_WATCHED
-                written = await writes.next_write(wait, settle)
-                looked = loop.time()
+                written = await writes.next_write(wait, SETTLE, looked + WATCH_EVERY)
+                if written:
+                    looked = loop.time()
                 await self.look()
         finally:
             writes.close()
