@@ -89,12 +89,15 @@ def drawing_undo(request: TableRequest):
 def followed(game: Game) -> bool:
     """A round page's stream follows the game on some worker of some server (as its hub marked
     it, `mark_followed`)."""
-    return game.followed_until is not None and game.followed_until > timezone.now()
+    return _not_yet(game.followed_until)
 
 
 def guests_follow(game: Game) -> bool:
     """A guest's round page follows the game (as its hub marked it, `mark_followed`)."""
-    until = game.guests_followed_until
+    return _not_yet(game.guests_followed_until)
+
+
+def _not_yet(until) -> bool:
     return until is not None and until > timezone.now()
 
 
@@ -108,12 +111,10 @@ def mark_followed(game_ids: list[int], by_guests: list[int] = ()) -> None:
     """Round pages' streams of these games are held here (`by_guests`: of these, guests'
     too): their saves draw their changes for FOLLOWED_FOR from now, for guests only where
     guests follow (a hub marks them again before that while they stay)."""
-    until = timezone.now() + FOLLOWED_FOR
-    if by_guests:
-        Game.objects.filter(pk__in=by_guests).update(
-            followed_until=until, guests_followed_until=until
-        )
-    others = [pk for pk in game_ids if pk not in set(by_guests)]
+    until, guests = timezone.now() + FOLLOWED_FOR, set(by_guests)
+    if guests:
+        Game.objects.filter(pk__in=guests).update(followed_until=until, guests_followed_until=until)
+    others = [pk for pk in game_ids if pk not in guests]
     if others:
         Game.objects.filter(pk__in=others).update(followed_until=until)
 

@@ -147,7 +147,8 @@ class LivePolls:
         elif response is not None and response.status_code != 304:
             response = None  # a precondition failed: Django says so
         if response is None:
-            # The view answers with what changed, from this very look.
+            # The view answers with what changed, from this very look (and, on a round, not
+            # looking again for a change kept: `views.live.kept_answer`).
             environ[LOOKED] = (key, *quick, request.group, request.guest)
             return None
         response._handler_class = WSGIHandler

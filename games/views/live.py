@@ -149,6 +149,8 @@ def kept_answer(request: TableRequest, quick, game_id: int, number: int):
     seen_by, row, etag = quick
     admit_guest(request, game_id)
     activate_time_zone(request, seen_by.time_zone)
+    if LOOKED in request.META:
+        return None  # `games.live.polls` looked for it already: a round's poll it left is one
     if (kept := _kept_change(request, row, number)) is None:
         return None
     return _answer(request, etag, lambda: HttpResponse(kept))
