@@ -40,6 +40,9 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--times", type=int, default=200, help="requests of each kind")
     parser.add_argument("--app", type=Path, default=ROOT, help="the checkout to count")
+    parser.add_argument(
+        "--profile", metavar="KIND", help="also print where one kind's calls go (e.g. scoring)"
+    )
     args = parser.parse_args()
     database = Path(tempfile.mkdtemp()) / "calls.sqlite3"
     env = os.environ | {
@@ -51,9 +54,14 @@ def main():
         "SQLITE_PATH": str(database),
         "LOG_LEVEL": "ERROR",
         "BENCH_CALLS_TIMES": str(args.times),
+        "BENCH_CALLS_PROFILE": args.profile or "",
     }
     manage = [sys.executable, "manage.py", "migrate", "-v0"]
     subprocess.run(manage, cwd=args.app, env=env, check=True)
+    # DEBUG=0 serves the pages' assets through the manifest, as production does.
+    subprocess.run(
+        [*manage[:-2], "collectstatic", "--noinput", "-v0"], cwd=args.app, env=env, check=True
+    )
     # Counted in a process of its own, from the checkout's folder (its code, not this one's).
     code = (
         f"import runpy, sys; sys.path.insert(0, {str(args.app)!r}); "
@@ -82,6 +90,7 @@ def count():
     from scorekeeper.wsgi import application
 
     times = int(os.environ["BENCH_CALLS_TIMES"])
+    profiled = os.environ.get("BENCH_CALLS_PROFILE", "")
     phone = Client()
     password = "Shuffle-calls-42x"
     fields = {"username": "counter", "password1": password, "password2": password}
@@ -210,7 +219,12 @@ def count():
         for _ in range(times):
             request()
         profile.disable()
-        calls = pstats.Stats(profile).total_calls / times
+        stats = pstats.Stats(profile)
+        calls = stats.total_calls / times
+        if name == profiled:
+            print(f"\nWhere the calls of {times} requests of {name} go:")
+            stats.sort_stats("cumulative").print_stats(40)
+            stats.sort_stats("tottime").print_stats(25)
         ready()
         started = time.thread_time()
         for _ in range(times):
