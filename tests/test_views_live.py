@@ -413,3 +413,83 @@ def test_a_phone_one_version_behind_on_a_game_no_stream_follows_is_not_looked_up
     assert answer.status_code == 200 and "Ann" in answer.content.decode()
     table = LiveChange._meta.db_table
     assert not [query for query in reads.captured_queries if table in query["sql"]]
+
+
+def test_a_change_no_save_drew_is_drawn_once_for_every_phone_that_asks(
+    signed_in, client, member, bob, make_game
+):
+    """A save made before any round page followed the game drew nothing; once a stream follows
+    it, the first phone one version behind that asks draws the change and keeps it, and the
+    other phones that ask the same are answered from it, as from a save's own drawing."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from games.live.changes import forget_guest_links, mark_followed
+    from games.models import LiveChange
+    from tests.helpers import save, seats
+    from tests.test_live_streams import as_guest
+
+    game = make_game(member)
+    ann, _, _ = seats(game)
+    guest = as_guest(game)
+    forget_guest_links()
+    save(signed_in, game, 1, ann, outcome=POINTS, points="7", htmx=True)
+    game.refresh_from_db()
+    assert not LiveChange.objects.exists()
+    mark_followed([game.pk])
+    url = f"/games/{game.pk}/rounds/1/live/"
+    behind = {"HTTP_IF_NONE_MATCH": f'"{game.version - 1}.x"'}
+
+    with CaptureQueriesContext(connection) as first_reads:
+        first = signed_in.get(url, **behind)
+    kept = LiveChange.objects.get()
+    assert (kept.game_id, kept.version, kept.round_number) == (game.pk, game.version, 1)
+
+    client.force_login(bob)
+    with CaptureQueriesContext(connection) as next_reads:
+        then = client.get(url, **behind)
+    assert first.status_code == then.status_code == 200
+    assert (
+        "Ann" in then.content.decode()
+        and "live-csrf-token-of-the-phone" not in then.content.decode()
+    )
+    assert without_tokens(then.content.decode()) == without_tokens(first.content.decode())
+    assert len(next_reads) < len(first_reads)
+    assert LiveChange.objects.count() == 1
+    # A guest's phone (no guest's page followed the game: not drawn for guests) is drawn its own.
+    as_seen = guest.get(url, **behind)
+    assert as_seen.status_code == 200 and "Ann" in as_seen.content.decode()
+    assert as_seen["ETag"] != then["ETag"] and LiveChange.objects.count() == 1
+
+
+def test_a_change_not_to_the_rounds_hands_or_a_state_moved_on_is_not_kept(
+    signed_in, member, make_game
+):
+    """Only a change to the asking round's hands is kept for it (the game finished is drawn for
+    the phone alone), and only while the game is still at that version: a round read after a
+    later save is not kept as the earlier change."""
+    from games.live.changes import keep_asked, mark_followed
+    from games.lookups import round_state
+    from games.models import LiveChange
+    from tests.helpers import save, seats
+
+    game = make_game(member)
+    ann, bob_seat, _ = seats(game)
+    save(signed_in, game, 1, ann, outcome=POINTS, points="7", htmx=True)
+    game.refresh_from_db()
+    game.finish()
+    game.refresh_from_db()
+    mark_followed([game.pk])
+    behind = {"HTTP_IF_NONE_MATCH": f'"{game.version - 1}.x"'}
+    answer = signed_in.get(f"/games/{game.pk}/rounds/1/live/", **behind)
+    assert answer.status_code == 200 and "Ann" in answer.content.decode()
+    assert not LiveChange.objects.exists()
+
+    game.reopen()
+    game.refresh_from_db()
+    state = round_state(game.pk, 1)
+    read_at = state.round.game.version
+    save(signed_in, game, 1, bob_seat, outcome=POINTS, points="9", htmx=True)
+    assert keep_asked(state, read_at, "") is not None  # drawn, for the phone that asked
+    assert not LiveChange.objects.filter(version=read_at).exists()  # the game moved on: not kept
+    assert LiveChange.objects.filter(version=read_at + 1).exists()  # (the save drew its own)

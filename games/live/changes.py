@@ -158,6 +158,51 @@ def _keep(game_id: int, version: int, number: int, parts: dict) -> None:
         cursor.execute(_keep_sql(connection.vendor), values)
 
 
+def keep_asked(
+    state: RoundState, version: int, zone: str, for_guest: bool = False
+) -> dict[str, str] | None:
+    """A change that no save drew, asked for by a phone one version behind on a round page
+    that a stream follows (the save came before any did, or its drawing failed): drawn once
+    as the save would have drawn it, and kept for every other phone and worker that asks the
+    same, unless the game has moved on meanwhile (then not kept: `state` may show a later
+    version) or a drawing is kept already. Drawn for guests where guests follow the game or a
+    guest asks (`for_guest`). Its parts, or None where it could not be drawn."""
+    game = state.round.game
+    try:
+        parts = draw(state, version, zone, guests=for_guest or guests_follow(game))
+    except DatabaseError:
+        raise
+    except Exception:
+        log.exception("live: drawing the change to %s v%s failed", game.pk, version)
+        return None
+    fields = {name: LiveChange._meta.get_field(name) for name in ("parts", "made_at")}
+    values = [
+        game.pk,
+        version,
+        state.round.number,
+        fields["parts"].get_db_prep_save(parts, connection),
+        fields["made_at"].get_db_prep_save(timezone.now(), connection),
+        game.pk,
+        version,
+    ]
+    with connection.cursor() as cursor:
+        cursor.execute(_keep_asked_sql(connection.vendor), values)
+    return parts
+
+
+@cache
+def _keep_asked_sql(vendor: str) -> str:
+    c, g = LiveChange, Game
+    names = ("game", "version", "round_number", "parts", "made_at")
+    columns = ", ".join(plain.col(c, name) for name in names)
+    return (
+        f"INSERT INTO {plain.table(c)} ({columns}) SELECT %s, %s, %s, %s, %s "
+        f"WHERE EXISTS (SELECT 1 FROM {plain.table(g)} WHERE {plain.col(g, 'id')} = %s "
+        f"AND {plain.col(g, 'version')} = %s) "
+        f"ON CONFLICT ({plain.col(c, 'game')}, {plain.col(c, 'version')}) DO NOTHING"
+    )
+
+
 @cache
 def _keep_sql(vendor: str) -> str:
     c = LiveChange

@@ -29,9 +29,9 @@ from ..access import (
 from ..access.quick import quick_look
 from ..etags import game_etag, live_etag, night_etag, round_etag
 from ..history.shared import told
-from ..live.changes import drawn, drawn_lately, part_for
+from ..live.changes import drawn, drawn_lately, keep_asked, part_for
 from ..live.hub import game_token, night_token
-from ..live.streams import looks, open_stream
+from ..live.streams import MEMBER, looks, open_stream
 from ..lookups import (
     game_context,
     game_for,
@@ -130,6 +130,8 @@ def round_live(request: TableRequest, game_id, number):
         if (answer := kept_answer(request, quick, game_id, number)) is not None:
             return answer
         state = round_state_at(row["pk"], number, row["version"])
+        if (kept := _drawn_for_all(request, row, state)) is not None:
+            return _answer(request, etag, lambda: HttpResponse(kept))
         return _answer(request, etag, lambda: _round_changed(request, state))
     resolve_table(request)
     return _round_live(request, game_id, number)
@@ -172,6 +174,24 @@ def _kept_change(request: TableRequest, row: dict, number: int) -> str | None:
         return None
     zone = getattr(request, "time_zone", "")
     return part_for(change[1], looks(request), zone, get_token(request))
+
+
+def _drawn_for_all(request: TableRequest, row: dict, state) -> str | None:
+    """A phone one version behind on a round page that a stream follows asks for a change no
+    save drew (`changes.keep_asked`): it is drawn and kept once, so that the other phones of
+    the table, told of the version at the same moment and asking the same in any worker, are
+    answered from it (`kept_answer`, `games.live.polls`) instead of each drawing it again.
+    What it shows this phone, or None (another case: drawn for that phone alone)."""
+    version = row["version"]
+    if _seen_version(request) != version - 1 or state.round.game.version != version:
+        return None
+    if not any(made == version for _, made in state.saves):
+        return None  # the change was not to this round's hands (another round's, the game's)
+    if not drawn_lately(plain.value(Game, "followed_until", row["followed_until"])):
+        return None
+    zone, looking = getattr(request, "time_zone", ""), looks(request)
+    parts = keep_asked(state, version, zone, for_guest=looking != MEMBER)
+    return None if parts is None else part_for(parts, looking, zone, get_token(request))
 
 
 def _round_changed(request: TableRequest, state):
