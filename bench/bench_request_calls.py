@@ -225,6 +225,8 @@ def count():
             print(f"\nWhere the calls of {times} requests of {name} go:")
             stats.sort_stats("cumulative").print_stats(40)
             stats.sort_stats("tottime").print_stats(25)
+            if os.environ.get("BENCH_CALLS_DUMP"):
+                stats.dump_stats(os.environ["BENCH_CALLS_DUMP"])
         ready()
         started = time.thread_time()
         for _ in range(times):
