@@ -114,7 +114,9 @@ WSGI_APPLICATION = "scorekeeper.wsgi.application"
 
 TEMPLATES = [
     {
-        "BACKEND": "django.template.backends.django.DjangoTemplates",
+        # Django's, without localizing what templates print: the site is in English only.
+        "BACKEND": "games.templating.EnglishTemplates",
+        "NAME": "django",
         "DIRS": [BASE_DIR / "templates"],
         "APP_DIRS": True,
         "OPTIONS": {
@@ -173,7 +175,7 @@ SESSION_COOKIE_AGE = 60 * 60 * 24 * 180
 
 LANGUAGE_CODE = "en"
 TIME_ZONE = os.environ.get("TIME_ZONE", "UTC")
-USE_I18N = True
+USE_I18N = False
 USE_TZ = True
 
 STATIC_URL = "static/"

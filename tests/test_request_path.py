@@ -83,3 +83,65 @@ def test_a_melds_faces_in_one_tag_are_each_cards_face():
         Context({"cards": cards})
     )
     assert at_once == one_by_one and one_by_one.count('class="face') == 4
+
+
+def test_numbers_and_dates_print_as_a_localizing_context_prints_them(settings):
+    """The site's templates do not localize (games.templating): what they print is what
+    Django's localizing context prints for this English site."""
+    import datetime
+    import decimal
+
+    from django.template import Context, Template, engines
+    from django.utils import timezone
+
+    source = (
+        "{{ count }} {{ big }} {{ ratio }} {{ money }} {{ day }} {{ moment }} {{ clock }} "
+        "{{ moment|date:'N j, H:i' }} {{ yes }} {{ ratio|floatformat:2 }}"
+    )
+    context = {
+        "count": 7,
+        "big": 1234567,
+        "ratio": 12.5,
+        "money": decimal.Decimal("3.50"),
+        "day": datetime.date(2026, 11, 28),
+        "moment": timezone.now(),
+        "clock": datetime.time(21, 5),
+        "yes": True,
+    }
+    site = engines["django"].from_string(source).render(context)
+    localized = Template(source).render(Context(context))
+    assert site == localized
+    assert "1234567 12.5 3.50 Nov. 28, 2026" in site
+
+
+def test_a_taps_scoring_reads_its_own_seat_alone(signed_in, member, make_game):
+    """A tap's scoring reads the seat it scores, not the game's every seat, and a seat of
+    another game is not found."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from tests.helpers import hand_url, seats
+
+    game = make_game(member)
+    ann, bob, _ = seats(game)
+    other = make_game(member)
+    tap = {"outcome": CARDS, "cards": "3H 4H 5H"}
+    with CaptureQueriesContext(connection) as reads:
+        scored = signed_in.post(hand_url(game, 1, bob), tap, HTTP_HX_REQUEST="true")
+    assert scored.status_code == 200 and f'id="preview-{bob.pk}"' in scored.content.decode()
+    seat_reads = [q["sql"] for q in reads.captured_queries if "games_seat" in q["sql"]]
+    assert len(seat_reads) == 1 and f" = {bob.pk} " in seat_reads[0]
+    assert signed_in.post(hand_url(other, 1, ann), tap, HTTP_HX_REQUEST="true").status_code == 404
+
+
+def test_games_with_the_same_options_share_their_rules_and_new_options_are_read_anew(
+    member, make_game
+):
+    from games.models import Game
+
+    game = make_game(member)
+    again = Game.objects.get(pk=game.pk)
+    assert again.engine_rules is game.engine_rules
+    options = dict(game.rules) | {"decks": 3}
+    again.rules = options
+    assert again.engine_rules.decks == 3 and game.engine_rules.decks != 3
