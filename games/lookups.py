@@ -42,12 +42,17 @@ def round_for(request: TableRequest, game_id, number) -> Round:
     return get_object_or_404(rounds, game_id=game_id, number=number)
 
 
-def seats_for(request: TableRequest, game_id, number) -> list[Seat]:
+def seats_for(request: TableRequest, game_id, number, only: int | None = None) -> list[Seat]:
     """The game's seats with their players and the game (with its night), if this request may
     see the game and it has this round: one plain statement (`_seats_sql`) for what entering
-    a hand needs, as every tap's scoring and every save ask it."""
+    a hand needs, as every tap's scoring and every save ask it. `only`: that seat alone (a
+    tap's scoring needs no other)."""
     seats, game = [], None
-    for row in plain.fetch_all(_seats_sql(connection.vendor), [game_id, number]):
+    if only is None:
+        found = plain.fetch_all(_seats_sql(connection.vendor), [game_id, number])
+    else:
+        found = plain.fetch_all(_seats_sql(connection.vendor, True), [game_id, number, only])
+    for row in found:
         seat, end = plain.instance(Seat, row)
         player, end = plain.instance(Player, row, end)
         if game is None:  # the same game on every row: read once
@@ -62,9 +67,9 @@ def seats_for(request: TableRequest, game_id, number) -> list[Seat]:
 
 
 @cache
-def _seats_sql(vendor: str) -> str:
-    """A game's seats in order, each with the seat's player, the game and its night, if the
-    game has the round numbered."""
+def _seats_sql(vendor: str, one: bool = False) -> str:
+    """A game's seats in order (`one`: the seat of that id alone), each with the seat's player,
+    the game and its night, if the game has the round numbered."""
     s, g, n, p = Seat, Game, GameNight, Player
     return (
         f"SELECT {plain.columns(s, 's')}, {plain.columns(p, 'p')}, {plain.columns(g, 'g')}, "
@@ -75,7 +80,8 @@ def _seats_sql(vendor: str) -> str:
         f"WHERE s.{plain.col(s, 'game')} = %s AND EXISTS (SELECT 1 FROM {plain.table(Round)} r "
         f"WHERE r.{plain.col(Round, 'game')} = s.{plain.col(s, 'game')} "
         f"AND r.{plain.col(Round, 'number')} = %s) "
-        f"ORDER BY s.{plain.col(s, 'position')}, s.{plain.col(s, 'id')}"
+        + (f"AND s.{plain.col(s, 'id')} = %s " if one else "")
+        + f"ORDER BY s.{plain.col(s, 'position')}, s.{plain.col(s, 'id')}"
     )
 
 

@@ -72,7 +72,12 @@ class HandForm(forms.Form):
     @property
     def saving(self) -> bool:
         """A save (an answer to the question a save met is one too)."""
-        return bool(self.data.get("save") or self.data.get("answer"))
+        return self.saves(self.data)
+
+    @staticmethod
+    def saves(data) -> bool:
+        """Whether the posted `data` are a save, before a form is made of them."""
+        return bool(data.get("save") or data.get("answer"))
 
     @property
     def answered(self) -> bool:

@@ -1,8 +1,10 @@
 """Game nights, the games played on them, their seats, and the guest links that let a phone
 without an account into one game."""
 
+import json
 import logging
 from datetime import timedelta
+from functools import lru_cache
 
 from django.conf import settings
 from django.db import DatabaseError, models, transaction
@@ -178,10 +180,11 @@ class Game(models.Model):
 
     @property
     def engine_rules(self):
-        """The rules as the engine's dataclass."""
+        """The rules as the engine's dataclass (frozen: made once for each kind and options
+        in this process, as every request of a game asks them)."""
         cached = getattr(self, "_engine_rules", None)
-        if cached is None or cached[0] != self.rules:
-            cached = (self.rules, self.kind_def.rules_from(self.rules))
+        if cached is None or cached[0] is not self.rules:  # read, or given new options
+            cached = (self.rules, _rules_of(self.kind, json.dumps(self.rules, sort_keys=True)))
             self._engine_rules = cached
         return cached[1]
 
@@ -369,3 +372,10 @@ class GuestPass(models.Model):
         game = self.game
         later = Q(night_id=game.night_id, group_id=game.group_id, created_at__gte=game.created_at)
         return Game.objects.filter(Q(pk=game.pk) | later)
+
+
+@lru_cache(maxsize=1024)
+def _rules_of(kind: str, stored: str):
+    """The engine's rules of a game of `kind` whose options are `stored` (JSON); raises
+    CardError when they are bad (not kept)."""
+    return engine.KINDS[kind].rules_from(json.loads(stored))

@@ -102,7 +102,8 @@ def _named_for(device: str, panels) -> int | None:
 @require_POST
 def hand_entry(request: TableRequest, game_id, number, seat_id):
     """A hand's entry: scored as it stands (the phone shows the melds and points), or saved."""
-    seats, seat = _seat_of(request, game_id, number, seat_id)
+    scoring = request.htmx and not HandForm.saves(request.POST)  # a tap's: no other seat read
+    seats, seat = _seat_of(request, game_id, number, seat_id, alone=scoring)
     game = seat.game
     form = HandForm(request.POST, game=game)
     valid = form.is_valid()
@@ -155,10 +156,10 @@ def hand_entry(request: TableRequest, game_id, number, seat_id):
     return response
 
 
-def _seat_of(request: TableRequest, game_id, number, seat_id):
+def _seat_of(request: TableRequest, game_id, number, seat_id, alone: bool = False):
     """The game's seats (with their players and the game) and the one whose hand is asked
-    for, if this request may enter hands in that game's round."""
-    seats = seats_for(request, game_id, number)
+    for, if this request may enter hands in that game's round (`alone`: that seat's alone)."""
+    seats = seats_for(request, game_id, number, only=seat_id if alone else None)
     seat = next((seat for seat in seats if seat.pk == seat_id), None)
     if seat is None:
         raise Http404("No such seat")
