@@ -120,6 +120,8 @@ TEMPLATES = [
         "DIRS": [BASE_DIR / "templates"],
         "APP_DIRS": True,
         "OPTIONS": {
+            # `{% url %}` with each URL kept once worked out (games/templatetags/links.py).
+            "builtins": ["games.templatetags.links"],
             "context_processors": [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",

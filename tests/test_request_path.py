@@ -145,3 +145,42 @@ def test_games_with_the_same_options_share_their_rules_and_new_options_are_read_
     options = dict(game.rules) | {"decks": 3}
     again.rules = options
     assert again.engine_rules.decks == 3 and game.engine_rules.decks != 3
+
+
+def test_a_url_tag_gives_djangos_url_under_each_prefix_and_urlconf(member, make_game):
+    """`{% url %}` keeps each URL once worked out (games.templatetags.links), by what `reverse`
+    reads: the same URL as Django's for the same arguments, the script prefix of the time,
+    `as` and its silence, and the error of a view that has no such URL."""
+    from django.template import engines
+    from django.test import override_settings
+    from django.urls import NoReverseMatch, reverse, set_script_prefix
+
+    from games.templatetags.links import _kept
+
+    game = make_game(member)
+    render = (
+        engines["django"]
+        .from_string(
+            "{% url 'round' pk 1 %}|{% url 'game' pk as there %}{{ there }}|"
+            "{% url 'round' pk 'x' as nowhere %}{{ nowhere }}|{% url 'game' game %}"
+        )
+        .render
+    )
+    expected = f"{reverse('round', args=[game.pk, 1])}|{reverse('game', args=[game.pk])}||"
+    assert render({"pk": game.pk, "game": game.pk}) == expected + reverse("game", args=[game.pk])
+    kept_before = _kept.cache_info().hits
+    assert render({"pk": game.pk, "game": game.pk}) == expected + reverse("game", args=[game.pk])
+    assert _kept.cache_info().hits >= kept_before + 3  # the literal view names' too
+    try:
+        set_script_prefix("/scores/")
+        assert render({"pk": game.pk, "game": game.pk}).startswith(f"/scores/games/{game.pk}/")
+    finally:
+        set_script_prefix("/")
+    assert render({"pk": game.pk, "game": game.pk}) == expected + reverse("game", args=[game.pk])
+    with pytest.raises(NoReverseMatch):
+        engines["django"].from_string("{% url 'round' 'x' 1 %}").render({})
+    five = engines["django"].from_string("{% url 'game' 5 %}")
+    assert five.render({}) == reverse("game", args=[5])
+    with override_settings(ROOT_URLCONF="tests.urls_elsewhere"):
+        assert five.render({}) == "/elsewhere/5/"
+    assert five.render({}) == reverse("game", args=[5])
