@@ -143,9 +143,11 @@ def _draw_and_keep(round_, version: int, zone: str, read) -> None:
         LiveChange.objects.filter(made_at__lt=timezone.now() - KEEP).delete()
 
 
-def _keep(game_id: int, version: int, number: int, parts: dict) -> None:
-    """Keep the change drawn to `version` (one drawn again replaces it): one plain statement,
-    as the ORM's `bulk_create(update_conflicts=...)` would send it, without its compiling."""
+def _keep(game_id: int, version: int, number: int, parts: dict, asked: bool = False) -> None:
+    """Keep the change drawn to `version`: one plain statement, as the ORM's
+    `bulk_create(update_conflicts=...)` would send it, without its compiling. A save's drawing
+    replaces one kept before; one drawn for a phone that `asked` is kept only while the game
+    is still at `version`, and never replaces one."""
     fields = {name: LiveChange._meta.get_field(name) for name in ("parts", "made_at")}
     values = [
         game_id,
@@ -155,7 +157,10 @@ def _keep(game_id: int, version: int, number: int, parts: dict) -> None:
         fields["made_at"].get_db_prep_save(timezone.now(), connection),
     ]
     with connection.cursor() as cursor:
-        cursor.execute(_keep_sql(connection.vendor), values)
+        if asked:
+            cursor.execute(_keep_sql(connection.vendor, True), [*values, game_id, version])
+        else:
+            cursor.execute(_keep_sql(connection.vendor), values)
 
 
 def keep_asked(
@@ -175,43 +180,25 @@ def keep_asked(
     except Exception:
         log.exception("live: drawing the change to %s v%s failed", game.pk, version)
         return None
-    fields = {name: LiveChange._meta.get_field(name) for name in ("parts", "made_at")}
-    values = [
-        game.pk,
-        version,
-        state.round.number,
-        fields["parts"].get_db_prep_save(parts, connection),
-        fields["made_at"].get_db_prep_save(timezone.now(), connection),
-        game.pk,
-        version,
-    ]
-    with connection.cursor() as cursor:
-        cursor.execute(_keep_asked_sql(connection.vendor), values)
+    _keep(game.pk, version, state.round.number, parts, asked=True)
     return parts
 
 
 @cache
-def _keep_asked_sql(vendor: str) -> str:
+def _keep_sql(vendor: str, asked: bool = False) -> str:
     c, g = LiveChange, Game
     names = ("game", "version", "round_number", "parts", "made_at")
     columns = ", ".join(plain.col(c, name) for name in names)
+    conflict = f"ON CONFLICT ({plain.col(c, 'game')}, {plain.col(c, 'version')}) "
+    if asked:
+        return (
+            f"INSERT INTO {plain.table(c)} ({columns}) SELECT %s, %s, %s, %s, %s "
+            f"WHERE EXISTS (SELECT 1 FROM {plain.table(g)} WHERE {plain.col(g, 'id')} = %s "
+            f"AND {plain.col(g, 'version')} = %s) {conflict}DO NOTHING"
+        )
     return (
-        f"INSERT INTO {plain.table(c)} ({columns}) SELECT %s, %s, %s, %s, %s "
-        f"WHERE EXISTS (SELECT 1 FROM {plain.table(g)} WHERE {plain.col(g, 'id')} = %s "
-        f"AND {plain.col(g, 'version')} = %s) "
-        f"ON CONFLICT ({plain.col(c, 'game')}, {plain.col(c, 'version')}) DO NOTHING"
-    )
-
-
-@cache
-def _keep_sql(vendor: str) -> str:
-    c = LiveChange
-    names = ("game", "version", "round_number", "parts", "made_at")
-    columns = ", ".join(plain.col(c, name) for name in names)
-    return (
-        f"INSERT INTO {plain.table(c)} ({columns}) VALUES (%s, %s, %s, %s, %s) "
-        f"ON CONFLICT ({plain.col(c, 'game')}, {plain.col(c, 'version')}) DO UPDATE SET "
-        f"{plain.col(c, 'round_number')} = EXCLUDED.{plain.col(c, 'round_number')}, "
+        f"INSERT INTO {plain.table(c)} ({columns}) VALUES (%s, %s, %s, %s, %s) {conflict}"
+        f"DO UPDATE SET {plain.col(c, 'round_number')} = EXCLUDED.{plain.col(c, 'round_number')}, "
         f"{plain.col(c, 'parts')} = EXCLUDED.{plain.col(c, 'parts')}"
     )
 
