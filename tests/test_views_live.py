@@ -493,3 +493,27 @@ def test_a_change_not_to_the_rounds_hands_or_a_state_moved_on_is_not_kept(
     assert keep_asked(state, read_at, "") is not None  # drawn, for the phone that asked
     assert not LiveChange.objects.filter(version=read_at).exists()  # the game moved on: not kept
     assert LiveChange.objects.filter(version=read_at + 1).exists()  # (the save drew its own)
+
+
+def test_a_change_that_cannot_be_kept_is_still_the_askers_answer(signed_in, member, make_game):
+    """A database that will not keep the change drawn at an ask (a full disk, a lock waited
+    out) still lets the poll answer with it: a poll never fails for what is only kept."""
+    from unittest import mock
+
+    from django.db import OperationalError
+
+    from games.live import changes
+    from games.live.changes import mark_followed
+    from games.models import LiveChange
+    from tests.helpers import save, seats
+
+    game = make_game(member)
+    ann, _, _ = seats(game)
+    save(signed_in, game, 1, ann, outcome=POINTS, points="7", htmx=True)
+    game.refresh_from_db()
+    mark_followed([game.pk])
+    behind = {"HTTP_IF_NONE_MATCH": f'"{game.version - 1}.x"'}
+    with mock.patch.object(changes, "_keep", side_effect=OperationalError("database is full")):
+        answer = signed_in.get(f"/games/{game.pk}/rounds/1/live/", **behind)
+    assert answer.status_code == 200 and "Ann" in answer.content.decode()
+    assert not LiveChange.objects.exists()

@@ -171,7 +171,8 @@ def keep_asked(
     as the save would have drawn it, and kept for every other phone and worker that asks the
     same, unless the game has moved on meanwhile (then not kept: `state` may show a later
     version) or a drawing is kept already. Drawn for guests where guests follow the game or a
-    guest asks (`for_guest`). Its parts, or None where it could not be drawn."""
+    guest asks (`for_guest`). Its parts, or None where it could not be drawn; a database that
+    will not keep them leaves the phone its answer all the same (a poll never fails for it)."""
     game = state.round.game
     try:
         parts = draw(state, version, zone, guests=for_guest or guests_follow(game))
@@ -180,7 +181,10 @@ def keep_asked(
     except Exception:
         log.exception("live: drawing the change to %s v%s failed", game.pk, version)
         return None
-    _keep(game.pk, version, state.round.number, parts, asked=True)
+    try:
+        _keep(game.pk, version, state.round.number, parts, asked=True)
+    except DatabaseError:  # not kept (a full disk, a lock waited out): still this phone's answer
+        log.warning("live: keeping the change to %s v%s asked for failed", game.pk, version)
     return parts
 
 
