@@ -214,20 +214,21 @@ def tap(page, name, cards: str):
     """Tap each card like a person, never waiting for the server: a touch where the card's
     button is on the screen, the way a thumb taps (the picker holds still while a hand is
     tapped: tests/test_browser_entry.py). Where it is off the screen or under the pinned bar,
-    Playwright's click scrolls it into view first. The buttons are found by value, all at once:
-    a click by the card's name ("7 of hearts", which the accessibility audits and the tests of
-    the picker check) works out the name of every button on the page, and each click waits for
-    its button to hold still over two frames, the costliest part of a whole game."""
+    Playwright's click scrolls it into view first. Each button is found by value just before
+    its tap: a click by the card's name ("7 of hearts", which the accessibility audits and the
+    tests of the picker check) works out the name of every button on the page, and each click
+    waits for its button to hold still over two frames, the costliest part of a whole game."""
     panel = open_panel(page, name)
     wanted = [str(card) for card in parse_hand(cards)]
     buttons = panel.locator("button.pick")
-    places = buttons.evaluate_all(WHERE_TO_TAP, wanted)
     for card in wanted:
-        if places.get(card):
-            page.mouse.click(*places[card])
+        # Where the card is at this moment, as a thumb aims: the page may have moved since the
+        # last tap (the round's summary drawn again under a hand saved just before).
+        place = buttons.evaluate_all(WHERE_TO_TAP, [card]).get(card)
+        if place:
+            page.mouse.click(*place)
         else:
             panel.locator(f'button.pick[value="{card}"]').click(no_wait_after=True)
-            places = buttons.evaluate_all(WHERE_TO_TAP, wanted)
 
 
 def enter_hand(page, name, cards: str, outcome: str | None = None, typed=False):
