@@ -48,6 +48,10 @@ class ScoreTable:
     rows: list[Row] = field(default_factory=list)
     totals: list[Total] = field(default_factory=list)
     standings: list[Placing] = field(default_factory=list)
+    # The rounds the standings place by: of a game in play its complete ones, of a finished
+    # game every round with a hand entered (none: nobody is placed yet).
+    placed_rounds: int = 0
+    half_entered: bool = False  # a game in play has a round with some of its hands entered
 
     @property
     def any_out(self) -> bool:
@@ -101,14 +105,29 @@ def score_table(game: Game) -> ScoreTable:
     seatings = game.seatings(
         seats, rows=[(hand.seat_id, by_round[hand.round_id], hand.points) for hand in hands]
     )
-    places = kind.standings(seatings, rules, finished=bool(game.finished_at))
+    # A game in play is placed by its complete rounds: a round half entered would put whoever
+    # has not entered yet in the lead with 0. A finished game counts every hand entered.
+    placed = seatings
+    if not game.finished_at:
+        complete = {round_.pk for round_ in rounds if round_.completed_at}
+        table.placed_rounds = len(complete)
+        settled = [hand for hand in hands if hand.round_id in complete]
+        table.half_entered = len(settled) < len(hands)
+        if table.half_entered:
+            placed = game.seatings(
+                seats,
+                rows=[(hand.seat_id, by_round[hand.round_id], hand.points) for hand in settled],
+            )
+    else:
+        table.placed_rounds = len(table.played_rows)
+    places = kind.standings(placed, rules, finished=bool(game.finished_at))
     by_pk = {seat.pk: seat for seat in seats}
     table.standings = [
         Placing(s.place, by_pk[s.key], s.points, s.lines, s.seating.total) for s in places
     ]
     # While the game is played the leaders are marked; once it is over the standings say it.
     leaders = set()
-    if hands and not game.finished_at:
+    if table.placed_rounds and not game.finished_at:
         leaders = {s.key for s in places if s.place == 1}
     table.totals = [
         Total(seat, s.total, seat.pk in leaders, s.out_after is not None)

@@ -134,12 +134,22 @@ def test_the_score_table_and_the_game_night_follow_the_other_phone(table):
     bob_phone.goto(f"/nights/{game.night_id}/")
     expect(bob_phone.locator("table.scores tfoot td")).to_have_text(["0", "22", "21"])
     ann_phone.goto(f"/games/{game.pk}/rounds/2/")
-    enter_hand(ann_phone, "Ann", "KH QC JD 9S")  # 39: Cid leads now
+    winner = bob_phone.locator(".standings-list li.winner .who")
+    expect(winner).to_have_text("Ann")
+    enter_hand(ann_phone, "Ann", "KH QC JD 9S")  # 39, in a round half entered: Ann still leads
     poll(bob_phone)
     expect(bob_phone.locator("table.scores tfoot td")).to_have_text(
         ["39", "22", "21"], timeout=WITHIN
     )
-    expect(bob_phone.locator(".standings-list li.winner .who")).to_have_text("Cid")
+    expect(winner).to_have_text("Ann")
+    expect(bob_phone.locator(".legend").first).to_contain_text("“leads” counts the complete")
+    enter_hand(ann_phone, "Bob", "KS QD JC 10D")  # 40
+    enter_hand(ann_phone, "Cid", "5H 6H 7H 8H", outcome="Went out")  # complete: Cid leads
+    poll(bob_phone)
+    expect(bob_phone.locator("table.scores tfoot td")).to_have_text(
+        ["39", "62", "21"], timeout=WITHIN
+    )
+    expect(winner).to_have_text("Cid")
     screenshot(bob_phone, "live-game-night", audit=False)
 
 

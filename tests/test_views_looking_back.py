@@ -3,6 +3,7 @@ ratings, the year in review; who may see each, and a corrected round changing th
 
 import io
 import json
+import re
 from datetime import UTC, date, datetime, timedelta
 
 import pytest
@@ -479,3 +480,31 @@ def test_a_game_finished_with_no_hand_is_no_result_for_anybody(signed_in, member
     assert player_record(ann).results == []
     year = signed_in.get(f"/group/year/{empty.night.date.year}/").content.decode()
     assert "No finished games this year." in year
+
+
+def test_a_game_in_play_is_led_by_its_complete_rounds(signed_in, member, make_game):
+    """Who leads a game in play is told by its complete rounds: a round half entered would
+    put whoever has not entered yet in the lead with 0."""
+    game = make_game(member, names=("Ann", "Bob"))
+    play(game, {"Bob": ROUND_1["Bob"]}, finish=False)  # the first round half entered
+    home = signed_in.get("/").content.decode()
+    line = home[home.index('class="game-result"') :][:300]
+    assert "In play, first round being entered" in line and "leading" not in line
+    night = signed_in.get(f"/nights/{game.night_id}/").content.decode()
+    standings = night[night.index('class="standings-list"') :][:1500]
+    assert 'class="place">–<' in standings and "winner" not in standings
+    assert "placed after" not in night
+
+    # Round 1 complete (Ann 0, Bob 22); Ann's 40 of round 2 entered, Bob's not yet.
+    play(game, {"Ann": ROUND_1["Ann"]}, {"Ann": Entry("cards", "KS QD JC 10D")}, finish=False)
+    home = signed_in.get("/").content.decode()
+    line = home[home.index('class="game-result"') :][:300]
+    assert "In play, leading:" in line and "<strong>Ann</strong>" in line and "Bob" not in line
+    night = signed_in.get(f"/nights/{game.night_id}/").content.decode()
+    assert "in play, placed after 1 complete round<" in night
+    standings = night[night.index('class="standings-list"') :][:1500]
+    first = standings[: standings.index("</li>")]
+    assert 'class="winner"' in first and ">Ann<" in first
+    table = signed_in.get(f"/games/{game.pk}/").content.decode()
+    leaders = re.findall(r'<th scope="col" class="leader[^"]*" title="([^"]+)"', table)
+    assert leaders == ["Ann"]

@@ -7,7 +7,7 @@ work that grows with the data is done in Python over those rows.
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 
-from django.db.models import Count, IntegerField, Sum, Value
+from django.db.models import Count, IntegerField, Q, Sum, Value
 from django.db.models.functions import Coalesce
 
 from games import engine
@@ -25,11 +25,14 @@ class GameResult:
     places: list = field(default_factory=list)
 
     entered: bool = False  # any hand of the game entered yet
+    settled: bool = False  # any round of the game complete
 
     @property
     def winners(self) -> list[Seat]:
-        """Who won or leads; nobody leads a game with no hand entered yet."""
-        if not self.entered:
+        """Who won, or leads a game in play by its complete rounds (a round half entered would
+        put whoever has not entered yet in the lead with 0); nobody before a hand is entered,
+        nor while the first round is still being entered."""
+        if not self.entered or not (self.settled or self.game.finished_at):
             return []
         return [seat for place, seat, _ in self.places if place == 1]
 
@@ -47,22 +50,31 @@ class GameResult:
 
 
 def game_results(games) -> list[GameResult]:
-    """Final totals and places of the games of a queryset, in three queries."""
+    """Final totals and places of the games of a queryset, in three queries: of a finished
+    game every hand entered, of a game in play its complete rounds' (who leads)."""
     results = {game.pk: GameResult(game) for game in games.select_related("night")}
+    complete = Q(hands__round__completed_at__isnull=False)
     seats = (
         Seat.objects.filter(game__in=games.values("pk"))
         .select_related("player")
         .annotate(
             total=Coalesce(Sum("hands__points"), Value(0), output_field=IntegerField()),
+            settled_total=Coalesce(
+                Sum("hands__points", filter=complete), Value(0), output_field=IntegerField()
+            ),
             entered=Count("hands"),
+            settled=Count("hands", filter=complete),
         )
         .order_by("game_id", "position")
     )
     for seat in seats:
         result = results[seat.game_id]
         result.seats.append(seat)
+        if not result.game.finished_at:
+            seat.total = seat.settled_total
         result.totals[seat.pk] = seat.total
         result.entered = result.entered or seat.entered > 0
+        result.settled = result.settled or seat.settled > 0
     # Pool play places players by when they went out, and bonuses count the rounds each player
     # won, so those games need every round; for the others the total is enough (given as one
     # round, numbered 0).
@@ -73,9 +85,10 @@ def game_results(games) -> list[GameResult]:
     ]
     rounds: dict[int, dict[int, int]] = defaultdict(dict)
     if every:
-        for seat_id, number, points in Hand.objects.filter(round__game__in=every).values_list(
-            "seat_id", "round__number", "points"
-        ):
+        hands = Hand.objects.filter(round__game__in=every).filter(
+            Q(round__game__finished_at__isnull=False) | Q(round__completed_at__isnull=False)
+        )
+        for seat_id, number, points in hands.values_list("seat_id", "round__number", "points"):
             rounds[seat_id][number] = points
     for result in results.values():
         game = result.game
