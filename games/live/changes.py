@@ -126,21 +126,31 @@ def _draw_and_keep(round_, version: int, zone: str, read) -> None:
     (the phones ask for it); the database failing fails the change, as it would anyway."""
     if not followed(round_.game):
         return
-    try:
+
+    def drawing():
         with timezone.override(zoneinfo.ZoneInfo(zone) if zone else None):
             state = read()
-            if state is None:
-                return
-            parts = draw(state, version, zone, guests=guests_follow(round_.game))
-    except DatabaseError:
-        raise
-    except Exception:
-        log.exception("live: drawing the change to %s v%s failed", round_.game_id, version)
+            return None if state is None else draw(state, version, zone, guests_follow(round_.game))
+
+    parts = _drawn_or_none(round_.game_id, version, drawing)
+    if parts is None:
         return
     _keep(round_.game_id, version, round_.number, parts)
     if version % PRUNE_EVERY == 0:
         # Changes older than KEEP: no stream carries them (a phone that far behind asks).
         LiveChange.objects.filter(made_at__lt=timezone.now() - KEEP).delete()
+
+
+def _drawn_or_none(game_id: int, version: int, drawing) -> dict[str, str] | None:
+    """`drawing()`, the parts of the change to `version`; None where drawing it failed (logged:
+    the phones ask for the change instead), the database's failing raised."""
+    try:
+        return drawing()
+    except DatabaseError:
+        raise
+    except Exception:
+        log.exception("live: drawing the change to %s v%s failed", game_id, version)
+        return None
 
 
 def _keep(game_id: int, version: int, number: int, parts: dict, asked: bool = False) -> None:
@@ -174,12 +184,9 @@ def keep_asked(
     guest asks (`for_guest`). Its parts, or None where it could not be drawn; a database that
     will not keep them leaves the phone its answer all the same (a poll never fails for it)."""
     game = state.round.game
-    try:
-        parts = draw(state, version, zone, guests=for_guest or guests_follow(game))
-    except DatabaseError:
-        raise
-    except Exception:
-        log.exception("live: drawing the change to %s v%s failed", game.pk, version)
+    guests = for_guest or guests_follow(game)
+    parts = _drawn_or_none(game.pk, version, lambda: draw(state, version, zone, guests))
+    if parts is None:
         return None
     try:
         _keep(game.pk, version, state.round.number, parts, asked=True)

@@ -97,8 +97,8 @@ class Hub:
         self.db = ThreadPoolExecutor(max_workers=1, thread_name_prefix="live-hub")
         self.task: asyncio.Task | None = None
         self.postgres = connection.vendor == "postgresql"
-        self.marked: set[int] = set()  # games marked followed here since the last round of marks
-        self.marked_by_guests: set[int] = set()  # ... of those, marked followed by guests
+        # Games marked followed here since the last round of marks: whether by guests too.
+        self.marked: dict[int, bool] = {}
         self.marking: asyncio.Task | None = None
 
     # ------------------------------------------------------------ streams
@@ -159,17 +159,15 @@ class Hub:
             self.marking.cancel()
             self.marking = None
             self.marked.clear()
-            self.marked_by_guests.clear()
 
     def follow_round(self, game_id: int, by_guest: bool = False) -> None:
         """A round page's stream of the game is held here (a guest's if `by_guest`): mark it
         followed (its saves draw their changes, on whatever worker they are made; for guests
         only if a guest follows), unless marked so a moment ago, and go on marking every game
         followed here while streams stay."""
-        if game_id not in self.marked or (by_guest and game_id not in self.marked_by_guests):
-            self.marked.add(game_id)
-            if by_guest:
-                self.marked_by_guests.add(game_id)
+        was = self.marked.get(game_id)
+        if was is None or (by_guest and not was):
+            self.marked[game_id] = by_guest or bool(was)
             asyncio.ensure_future(self.mark([game_id], [game_id] if by_guest else []))
         if self.marking is None or self.marking.done():
             self.marking = asyncio.ensure_future(self.keep_marking())
@@ -186,20 +184,21 @@ class Hub:
                 for stream in streams
                 if stream.opened.round_number is not None
             ]
-            self.marked = {opened.pk for opened in rounds}
-            self.marked_by_guests = {
-                opened.pk for opened in rounds if opened.looks.startswith(GUEST)
-            }
-            if self.marked:
-                await self.mark(sorted(self.marked), sorted(self.marked_by_guests))
+            marked: dict[int, bool] = {}
+            for opened in rounds:
+                marked[opened.pk] = marked.get(opened.pk, False) or opened.looks.startswith(GUEST)
+            self.marked = marked
+            if marked:
+                by_guests = sorted(pk for pk, guests in marked.items() if guests)
+                await self.mark(sorted(marked), by_guests)
 
     async def mark(self, game_ids: list[int], by_guests: list[int]) -> None:
         try:
             await self.run(mark_followed, game_ids, by_guests)
         except DatabaseError:  # out of reach: the next mark (or the phones' asks) will do
             log.warning("live: marking %s followed failed", game_ids, exc_info=True)
-            self.marked.difference_update(game_ids)
-            self.marked_by_guests.difference_update(game_ids)
+            for game_id in game_ids:
+                self.marked.pop(game_id, None)
 
     def close(self) -> None:
         """The server has stopped: its database connection is closed."""

@@ -158,6 +158,14 @@ def kept_answer(request: TableRequest, quick, game_id: int, number: int):
     return _answer(request, etag, lambda: HttpResponse(kept))
 
 
+def _one_behind_while_followed(request: TableRequest, row: dict) -> bool:
+    """The phone shows the version before the quick look's, of a game a round page's stream
+    followed lately: its change may be kept as drawn (`changes.drawn_lately`)."""
+    if _seen_version(request) != row["version"] - 1:
+        return False
+    return drawn_lately(plain.value(Game, "followed_until", row["followed_until"]))
+
+
 def _kept_change(request: TableRequest, row: dict, number: int) -> str | None:
     """A phone one version behind asks what its stream would have carried (two saves crossed
     its own post, a word heard late): the change as drawn where it was made, for its kind of
@@ -165,9 +173,7 @@ def _kept_change(request: TableRequest, row: dict, number: int) -> str | None:
     each worker. None when not drawn (no stream followed the game, as the quick look's row
     says: not even looked for then) or not for this phone."""
     game_id, version = row["pk"], row["version"]
-    if _seen_version(request) != version - 1:
-        return None
-    if not drawn_lately(plain.value(Game, "followed_until", row["followed_until"])):
+    if not _one_behind_while_followed(request, row):
         return None
     change = drawn(game_id, version)
     if change is None or change[0] != number:
@@ -183,12 +189,10 @@ def _drawn_for_all(request: TableRequest, row: dict, state) -> str | None:
     answered from it (`kept_answer`, `games.live.polls`) instead of each drawing it again.
     What it shows this phone, or None (another case: drawn for that phone alone)."""
     version = row["version"]
-    if _seen_version(request) != version - 1 or state.round.game.version != version:
+    if not _one_behind_while_followed(request, row) or state.round.game.version != version:
         return None
     if not any(made == version for _, made in state.saves):
         return None  # the change was not to this round's hands (another round's, the game's)
-    if not drawn_lately(plain.value(Game, "followed_until", row["followed_until"])):
-        return None
     zone, looking = getattr(request, "time_zone", ""), looks(request)
     parts = keep_asked(state, version, zone, for_guest=looking != MEMBER)
     return None if parts is None else part_for(parts, looking, zone, get_token(request))
