@@ -143,6 +143,7 @@ def test_the_score_table_and_the_game_night_follow_the_other_phone(table):
     )
     expect(winner).to_have_text("Ann")
     expect(bob_phone.locator(".legend").first).to_contain_text("“leads” counts the complete")
+    screenshot(bob_phone, "live-game-night-half-entered")  # a state of its own: audited
     enter_hand(ann_phone, "Bob", "KS QD JC 10D")  # 40
     enter_hand(ann_phone, "Cid", "5H 6H 7H 8H", outcome="Went out")  # complete: Cid leads
     poll(bob_phone)
