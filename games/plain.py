@@ -1,8 +1,9 @@
-"""Plain SQL for the reads nearly every request makes (who is asking, a round's seats): the
-statements are written once per database from the models' tables, and their values read back
-as the ORM reads them (its own converters, model instances made as `Model.from_db` makes
-them). The ORM spent longer building these queries, on every request, than the database
-spent answering them."""
+"""Plain SQL for the reads nearly every request makes (who is asking, a round's seats) and the
+writes every save makes (its hand, its change, the game's version): the statements are written
+once per database from the models' tables, their values read back as the ORM reads them (its
+own converters, model instances made as `Model.from_db` makes them) and written as it writes
+them (each field's `pre_save` and `get_db_prep_save`). The ORM spent longer building these
+statements, on every request, than the database spent answering them."""
 
 from functools import cache
 
@@ -44,6 +45,75 @@ def instance(model, row, start: int = 0):
         for converter, expression in found:
             values[i] = converter(values[i], expression, connection)
     return model.from_db(connection.alias, None, values), end
+
+
+def save(instance) -> None:
+    """Write `instance`'s row as `Model.save()` does for these models (no signals are sent: the
+    project's models have no receivers): its every column updated by its primary key, or the
+    row inserted (its new primary key set) where it has none yet or its row is gone."""
+    model = type(instance)
+    adding = instance.pk is None
+    if not adding:
+        fields = _fields(model)
+        values = _prepared(instance, fields, False) + [instance.pk]
+        with connection.cursor() as cursor:
+            cursor.execute(_update_sql(connection.vendor, model), values)
+            adding = cursor.rowcount == 0
+    if adding:
+        new_key = instance.pk is None
+        values = _prepared(instance, _fields(model, new_key), True)
+        with connection.cursor() as cursor:
+            cursor.execute(_insert_sql(connection.vendor, model, new_key), values)
+            if new_key:
+                instance.pk = cursor.fetchone()[0]
+    instance._state.adding, instance._state.db = False, connection.alias
+
+
+def update(model, pk, **values) -> None:
+    """Set these columns of `model`'s row `pk`, as `objects.filter(pk=pk).update(...)` does
+    for plain values."""
+    names = tuple(values)
+    prepared = [
+        model._meta.get_field(name).get_db_prep_save(value, connection)
+        for name, value in values.items()
+    ]
+    with connection.cursor() as cursor:
+        cursor.execute(_set_sql(connection.vendor, model, names), [*prepared, pk])
+
+
+def _prepared(instance, fields, add: bool) -> list:
+    return [field.get_db_prep_save(field.pre_save(instance, add), connection) for field in fields]
+
+
+@cache
+def _fields(model, without_pk: bool = True) -> tuple:
+    """The fields `save` writes: every concrete one but the primary key (with it, `without_pk`
+    false: an insert of a row whose key is known)."""
+    return tuple(
+        field for field in model._meta.concrete_fields if not (without_pk and field.primary_key)
+    )
+
+
+@cache
+def _update_sql(vendor: str, model) -> str:
+    pk = model._meta.pk
+    sets = ", ".join(f"{quote(field.column)} = %s" for field in _fields(model))
+    return f"UPDATE {table(model)} SET {sets} WHERE {quote(pk.column)} = %s"
+
+
+@cache
+def _insert_sql(vendor: str, model, without_pk: bool) -> str:
+    fields = _fields(model, without_pk)
+    names = ", ".join(quote(field.column) for field in fields)
+    marks = ", ".join(["%s"] * len(fields))
+    returning = f" RETURNING {quote(model._meta.pk.column)}" if without_pk else ""
+    return f"INSERT INTO {table(model)} ({names}) VALUES ({marks}){returning}"
+
+
+@cache
+def _set_sql(vendor: str, model, names: tuple) -> str:
+    sets = ", ".join(f"{col(model, name)} = %s" for name in names)
+    return f"UPDATE {table(model)} SET {sets} WHERE {quote(model._meta.pk.column)} = %s"
 
 
 def fetch_all(sql: str, params) -> list[tuple]:

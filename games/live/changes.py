@@ -232,7 +232,7 @@ def draw(state: RoundState, version: int, zone: str, guests: bool = True) -> dic
     for name, looker in kinds:
         may = TableAccess(not looker.as_guest, None)
         shown = context | {"request": looker, "may": may, "csrf_token": CSRF_MARK}
-        parts[key(name, zone)] = render_to_string("games/live/round.html", shown)
+        parts[key(name, zone)] = render_to_string("games/round.html#live-change", shown)
     return parts
 
 

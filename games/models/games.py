@@ -12,7 +12,7 @@ from django.db.models import Exists, OuterRef, Q
 from django.urls import reverse
 from django.utils import timezone
 
-from games import engine
+from games import engine, plain
 from games.live import announce as live
 
 from .groups import new_token
@@ -244,7 +244,7 @@ class Game(models.Model):
         """Count a change of the game, inside the transaction that makes it (which holds the
         game's row): a phone that sees the new version then reads what was committed with it."""
         self.version += 1
-        Game.objects.filter(pk=self.pk).update(version=self.version)
+        plain.update(Game, self.pk, version=self.version)
         live.game_changed(self)
         return self.version
 

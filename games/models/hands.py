@@ -8,7 +8,7 @@ from django.db import models
 from django.template.defaultfilters import pluralize
 from django.utils import timezone
 
-from games import engine
+from games import engine, plain
 
 NOT_ENTERED = "not entered"
 
@@ -243,7 +243,7 @@ class HandChange(models.Model):
         game_version,
         save_key: str = "",
     ) -> "HandChange":
-        return cls.objects.create(
+        change = cls(
             save_key=save_key,
             round_id=hand.round_id,
             seat_id=hand.seat_id,
@@ -258,3 +258,5 @@ class HandChange(models.Model):
             game_version=game_version,
             guest_pass_id=hand.guest_pass_id,
         )
+        plain.save(change)  # as `objects.create` writes it, without its compiling
+        return change

@@ -368,7 +368,7 @@ class Round(models.Model):
             if doubled == was_doubled and kind.scored_alone:
                 points = own.points if own.points is not None else written.points
                 written.points = kind.hand_points(written.outcome, points, doubled, rules)
-                written.save()
+                plain.save(written)
                 return
         hands = table.hands_in_order()
         scored = [self.score(hand.entry) for hand in hands]
@@ -385,7 +385,7 @@ class Round(models.Model):
         )
         if settled.result != self.result:
             self.result = settled.result
-            Round.objects.filter(pk=self.pk).update(result=self.result)
+            plain.update(Round, self.pk, result=self.result)
         moved = []
         for hand, s, total in zip(hands, scored, settled.points, strict=True):
             if (hand.points, hand.melds, hand.all_pure) != (total, s.melds, s.all_pure):
@@ -396,7 +396,7 @@ class Round(models.Model):
                     hand.moved_in_version = self.game.version + 1
                     moved.append(hand)
         if written is not None:
-            written.save()
+            plain.save(written)
         if moved:
             Hand.objects.bulk_update(moved, ["points", "melds", "all_pure", "moved_in_version"])
 
@@ -406,7 +406,7 @@ class Round(models.Model):
         complete = not self.problems(table)
         if complete != (self.completed_at is not None):
             self.completed_at = timezone.now() if complete else None
-            Round.objects.filter(pk=self.pk).update(completed_at=self.completed_at)
+            plain.update(Round, self.pk, completed_at=self.completed_at)
         if complete:
             self.open_next(table)
 

@@ -202,7 +202,7 @@ def _round_changed(request: TableRequest, state):
     since = _seen_version(request)
     if since is not None and since > state.round.game.version:
         since = None  # not a version this game has had: everything
-    return render(request, "games/live/round.html", round_changes(state, since))
+    return render(request, "games/round.html#live-change", round_changes(state, since))
 
 
 @own_access
