@@ -169,8 +169,9 @@ LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "home"
 # Sessions live in a signed cookie, so reading a page (or a message) never writes to the
 # database. Messages live in the session: logging in as someone else on a shared phone flushes
-# the session, and the previous user's messages with it.
-SESSION_ENGINE = "django.contrib.sessions.backends.signed_cookies"
+# the session, and the previous user's messages with it. Django's signed-cookie store, each
+# cookie's signature checked once in a process (games.sessions).
+SESSION_ENGINE = "games.sessions"
 MESSAGE_STORAGE = "django.contrib.messages.storage.session.SessionStorage"
 # Stay logged in on the phone at the table for months.
 SESSION_COOKIE_AGE = 60 * 60 * 24 * 180
