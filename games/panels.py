@@ -116,6 +116,18 @@ class HandPanel:
         return marked
 
     @property
+    def live_key(self) -> str:
+        """What a phone compares to tell that this hand's line or cards changed (`data-live-key`,
+        static/js/live.js): the hand's version, when it was saved (seconds since the epoch, then
+        its microseconds: `date:"Uu"`) and its points; "0.." for no hand saved. Made here, not by
+        the template's `date` filter: twice a hand on every page and change that draws it."""
+        hand = self.hand
+        if hand is None:
+            return "0.."
+        when = hand.updated_at
+        return f"{hand.version or 0}.{int(when.timestamp())}{when.microsecond:06d}.{hand.points}"
+
+    @property
     def sizes(self) -> tuple[int, ...]:
         """How many cards the hand may hold, as it ended (a Gin knocker 10, or 11)."""
         return self.round.kind_def.holds(self.round.number, self.entry.outcome)
