@@ -1,19 +1,15 @@
 """The writes every save makes in plain SQL for speed (`games.plain.save` and `update`: its hand,
 its change, the game's version, the round's result and completion) store exactly what the ORM's
 `save()`, `objects.create()` and `update()` store: the same row, read back alike (JSON, aware
-dates and times, empty foreign keys), on SQLite and PostgreSQL alike. And what a save's drawing
-prints of a hand without the template's filters (`HandPanel.live_key`) is what they printed."""
+dates and times, empty foreign keys), on SQLite and PostgreSQL alike."""
 
-import zoneinfo
 from datetime import timedelta
 
 import pytest
-from django.template import Context, Template
 from django.utils import timezone
 
 from games import plain
 from games.models import Game, Hand, HandChange, Round, Saver
-from games.panels import HandPanel
 from tests.helpers import save, seats
 from tests.test_plain_reads import values
 from tests.test_views_reasons import NO_PURE
@@ -106,22 +102,3 @@ def test_a_save_records_its_change_as_the_history_reads_it(rummy, signed_in):
     assert (change.new_summary, change.new_points) == (hand.summary, hand.points)
     assert change.after == hand.entry_state and change.before == {}
     assert change.changed_by_name == "ann" and change.changed_at.tzinfo is not None
-
-
-@pytest.mark.parametrize("zone", ["UTC", "Pacific/Chatham"])
-def test_a_hands_live_key_is_what_the_template_printed_for_it(rummy, zone):
-    """`HandPanel.live_key` replaces `{{ hand.version|default:0 }}.{{ hand.updated_at|date:'Uu'
-    }}.{{ hand.points }}` in the round page's hand lines: the same text, in any time zone."""
-    hand = Hand.objects.get(round__game=rummy)
-    hand.updated_at = hand.updated_at.replace(microsecond=4321)
-    round_ = hand.round
-    printed = Template(
-        "{{ hand.version|default:0 }}.{{ hand.updated_at|date:'Uu' }}.{{ hand.points }}"
-    )
-    with timezone.override(zoneinfo.ZoneInfo(zone)):
-        for shown in (hand, None):
-            panel = HandPanel.saved(round_, hand.seat, shown, picker=False)
-            assert panel.live_key == printed.render(Context({"hand": shown}))
-    assert HandPanel.saved(round_, hand.seat, hand, picker=False).live_key.endswith(
-        f"004321.{hand.points}"
-    )
