@@ -517,3 +517,47 @@ def test_a_change_that_cannot_be_kept_is_still_the_askers_answer(signed_in, memb
         answer = signed_in.get(f"/games/{game.pk}/rounds/1/live/", **behind)
     assert answer.status_code == 200 and "Ann" in answer.content.decode()
     assert not LiveChange.objects.exists()
+
+
+@pytest.mark.parametrize("saver", ["member", "guest"])
+def test_a_saves_answer_shows_the_hand_as_its_change_drew_it_byte_for_byte(
+    signed_in, member, make_game, monkeypatch, saver
+):
+    """Where a round page follows the game, a save's answer is made from the hand's line and
+    cards its change drew (not drawn a second time): exactly what the template draws for the
+    saving phone, a member's or a guest's, for a name whose quotes could look like an id."""
+    from games.live.changes import mark_followed
+    from games.views import rounds
+    from tests.helpers import save, seats
+    from tests.test_live_streams import as_guest
+    from tests.test_views_reasons import ALL_PURE, NO_PURE, THREE_SETS
+
+    game = make_game(member, kind="rummy13", names=('Ann "id="hand-line-1"', "Bob", "Cid"))
+    phone = signed_in if saver == "member" else as_guest(game)
+    drawn_and_template = []
+    render = rounds.render
+
+    def both_ways(request, name, context, *args, **kwargs):
+        if name.endswith("#hand-saved"):
+            alone = render(request, name, context | {"drawn": None}, *args, **kwargs)
+            drawn_and_template.append((context["drawn"], alone.content))
+        return render(request, name, context, *args, **kwargs)
+
+    monkeypatch.setattr(rounds, "render", both_ways)
+    ann, bob, _ = seats(game)
+    mark_followed([game.pk])
+    # Bob counts; Ann goes out with four pure sequences: Bob's count doubles.
+    for seat, cards, outcome in [(bob, NO_PURE, "cards"), (ann, ALL_PURE, "went_out")]:
+        answer = save(phone, game, 1, seat, cards, outcome=outcome, htmx=True)
+        assert answer.status_code == 200, answer.content[:300]
+        drawn, alone = drawn_and_template.pop()
+        assert drawn is not None  # made from the change's drawing
+        assert answer.content == alone
+        assert answer.content.count(b'hx-swap-oob="true"') == 2
+        assert b"&quot;id=&quot;hand-line-1&quot;" in answer.content or seat != ann
+
+    # Not followed: nothing drawn, the template draws them.
+    game.__class__.objects.filter(pk=game.pk).update(followed_until=None)
+    answer = save(phone, game, 1, bob, THREE_SETS, htmx=True, version=1)
+    drawn, alone = drawn_and_template.pop()
+    assert drawn is None and answer.content == alone

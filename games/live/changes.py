@@ -69,8 +69,12 @@ def drawing_save(request: TableRequest):
     zone = getattr(request, "time_zone", "")
 
     def within(saved: Hand) -> None:
-        version = saved.round.game.version
-        _draw_and_keep(saved.round, version, zone, lambda: round_state_saved(saved, version))
+        version, kept = saved.round.game.version, {}
+        read = partial(round_state_saved, saved, version)
+        _draw_and_keep(saved.round, version, zone, read, kept)
+        # The hand's line and cards as drawn for members: the saving phone's answer shows them
+        # (`views.rounds.hand_entry`), as a guest's would (a guest's save is named alike).
+        saved.drawn = kept.get(saved.seat_id)
 
     return within
 
@@ -119,18 +123,21 @@ def mark_followed(game_ids: list[int], by_guests: list[int] = ()) -> None:
         Game.objects.filter(pk__in=others).update(followed_until=until)
 
 
-def _draw_and_keep(round_, version: int, zone: str, read) -> None:
+def _draw_and_keep(round_, version: int, zone: str, read, kept: dict | None = None) -> None:
     """Inside the transaction of the change to `version`: draw what it shows on the round's
     page and keep it, so that it commits (and is seen by every worker) with the version itself;
     nothing where no stream follows the game. A drawing that fails leaves the change to stand
-    (the phones ask for it); the database failing fails the change, as it would anyway."""
+    (the phones ask for it); the database failing fails the change, as it would anyway. Each
+    hand's line and cards as drawn for members go into `kept` (by seat), if given."""
     if not followed(round_.game):
         return
 
     def drawing():
         with timezone.override(zoneinfo.ZoneInfo(zone) if zone else None):
             state = read()
-            return None if state is None else draw(state, version, zone, guests_follow(round_.game))
+            if state is None:
+                return None
+            return draw(state, version, zone, guests_follow(round_.game), kept)
 
     parts = _drawn_or_none(round_.game_id, version, drawing)
     if parts is None:
@@ -214,10 +221,13 @@ def _keep_sql(vendor: str, asked: bool = False) -> str:
     )
 
 
-def draw(state: RoundState, version: int, zone: str, guests: bool = True) -> dict[str, str]:
+def draw(
+    state: RoundState, version: int, zone: str, guests: bool = True, kept: dict | None = None
+) -> dict[str, str]:
     """The parts of the round page that the change to `version` changed, as the round `state`
     after it shows them to each kind of viewer, by `streams.key` (to guests only if `guests`:
-    where no guest's page follows the game, a guest who asks is drawn its change then)."""
+    where no guest's page follows the game, a guest who asks is drawn its change then). Each
+    changed hand's line and cards as members see them go into `kept` (by seat), if given."""
     context = round_changes(state, version - 1)
     kinds = [(MEMBER, _Looker(False, None, AnonymousUser()))]
     links = _guest_links(state.round.game.night_id) if guests else []
@@ -232,6 +242,8 @@ def draw(state: RoundState, version: int, zone: str, guests: bool = True) -> dic
     for name, looker in kinds:
         may = TableAccess(not looker.as_guest, None)
         shown = context | {"request": looker, "may": may, "csrf_token": CSRF_MARK}
+        if name == MEMBER and kept is not None:
+            shown["kept"] = kept  # filled by the template's {% kept %}
         parts[key(name, zone)] = render_to_string("games/round.html#live-change", shown)
     return parts
 

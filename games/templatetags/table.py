@@ -28,3 +28,28 @@ def clock(value) -> str:
     if not value:
         return ""
     return f"{value.hour:02d}:{value.minute:02d}"
+
+
+@register.tag
+def kept(parser, token):
+    """`{% kept key %}...{% endkept %}`: what it encloses, also kept under `key` in the
+    context's `kept` dict where the context has one: a save's drawing keeps each hand's line
+    and cards as drawn, and the saving phone's answer is made from them (games.live.changes)."""
+    bits = token.split_contents()
+    if len(bits) != 2:
+        raise template.TemplateSyntaxError(f"{bits[0]} takes one key")
+    nodelist = parser.parse(("endkept",))
+    parser.delete_first_token()
+    return KeptNode(nodelist, parser.compile_filter(bits[1]))
+
+
+class KeptNode(template.Node):
+    def __init__(self, nodelist, key):
+        self.nodelist, self.key = nodelist, key
+
+    def render(self, context):
+        output = self.nodelist.render(context)
+        kept = context.get("kept")
+        if kept is not None:
+            kept[self.key.resolve(context)] = output
+        return output

@@ -9,6 +9,7 @@ from django.contrib import messages
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils.safestring import SafeString, mark_safe
 from django.views.decorators.csrf import csrf_exempt, csrf_protect
 from django.views.decorators.http import require_POST, require_safe
 
@@ -147,6 +148,7 @@ def hand_entry(request: TableRequest, game_id, number, seat_id):
     table = getattr(saved, "saved_with", (None,))[0]  # the round as the save left it, if it did
     panel = HandPanel.saved(round_, seat, saved, picker=False, doubler=round_.doubler(table))
     context = {"game": game, "kind": game.kind_def, "round": round_, "panel": panel}
+    context["drawn"] = _out_of_band(getattr(saved, "drawn", None), seat.pk)
     response = render(request, "games/round.html#hand-saved", context)
     response["HX-Reswap"] = "none"
     response["HX-Trigger"] = "round-changed"
@@ -154,6 +156,21 @@ def hand_entry(request: TableRequest, game_id, number, seat_id):
     response["X-Game-Version"] = str(saved.round.game.version)  # its carried change's (live.js)
     response["X-Saved-Key"] = saved.entry_key
     return response
+
+
+def _out_of_band(drawn: str | None, seat_id: int) -> SafeString | None:
+    """The hand's line and cards as its save's change drew them (`changes.drawing_save`), made
+    the answer's out-of-band swaps as the template's `oob` makes them: one attribute after each
+    part's id (an id no text of a player's can hold: the template escapes their quotes). None
+    where nothing was drawn: then the template draws them."""
+    if not drawn:
+        return None
+    for part in ("hand-line", "hand-shown"):
+        anchor = f'id="{part}-{seat_id}"'
+        if drawn.count(anchor) != 1:
+            return None
+        drawn = drawn.replace(anchor, f'{anchor} hx-swap-oob="true"')
+    return mark_safe(drawn)
 
 
 def _seat_of(request: TableRequest, game_id, number, seat_id, alone: bool = False):
