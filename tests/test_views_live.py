@@ -539,8 +539,8 @@ def test_a_saves_answer_shows_the_hand_as_its_change_drew_it_byte_for_byte(
 
     def both_ways(request, name, context, *args, **kwargs):
         if name.endswith("#hand-saved"):
-            alone = render(request, name, context | {"drawn": None}, *args, **kwargs)
-            drawn_and_template.append((context["drawn"], alone.content))
+            alone = render(request, name, context | {"as_drawn": None}, *args, **kwargs)
+            drawn_and_template.append((context["as_drawn"], alone.content))
         return render(request, name, context, *args, **kwargs)
 
     monkeypatch.setattr(rounds, "render", both_ways)

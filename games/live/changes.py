@@ -74,7 +74,7 @@ def drawing_save(request: TableRequest):
         _draw_and_keep(saved.round, version, zone, read, kept)
         # The hand's line and cards as drawn for members: the saving phone's answer shows them
         # (`views.rounds.hand_entry`), as a guest's would (a guest's save is named alike).
-        saved.drawn = kept.get(saved.seat_id)
+        saved.as_drawn = kept.get(saved.seat_id)
 
     return within
 

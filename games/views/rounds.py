@@ -148,7 +148,7 @@ def hand_entry(request: TableRequest, game_id, number, seat_id):
     table = getattr(saved, "saved_with", (None,))[0]  # the round as the save left it, if it did
     panel = HandPanel.saved(round_, seat, saved, picker=False, doubler=round_.doubler(table))
     context = {"game": game, "kind": game.kind_def, "round": round_, "panel": panel}
-    context["drawn"] = _out_of_band(getattr(saved, "drawn", None), seat.pk)
+    context["as_drawn"] = _out_of_band(getattr(saved, "as_drawn", None), seat.pk)
     response = render(request, "games/round.html#hand-saved", context)
     response["HX-Reswap"] = "none"
     response["HX-Trigger"] = "round-changed"
