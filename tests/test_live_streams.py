@@ -427,9 +427,12 @@ def test_an_idle_sqlite_hub_reads_nothing_until_the_database_is_written(
             mock.patch.object(hub, "tell"),
             mock.patch.object(hub, "poll", counted_poll),
             mock.patch.object(hubs.FileWrites, "watch", watch),
-            # The intervals a quarter of the site's (the test's waits count them, not seconds):
-            # the versions still read at least every LOOK_ANYWAY, 2 s, polled.
+            # The intervals a quarter of the site's (the test's waits count them, not seconds);
+            # the reads made anyway (every LOOK_ANYWAY, 2 s, polled) put past the test's end, so
+            # that a machine slow enough to take that long counts no read the test did not ask.
             mock.patch.object(hubs, "WATCH_EVERY", every),
+            mock.patch.object(hubs, "LOOK_ANYWAY", 600.0),
+            mock.patch.object(hubs, "LOOK_WATCHED", 600.0),
         ):
             idle, written = on_own_loop(watched())
     finally:
