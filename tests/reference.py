@@ -128,14 +128,30 @@ def _melds_with_first(rest):
             yield meld, left
 
 
+def _melds_of(wild_rank, all_joker_melds):
+    """`rest` -> each group of `_melds_with_first(rest)` that reads as a meld, with what is left
+    and its kinds, worked out once per `rest` (the searches below ask again for every count of
+    melds laid so far); a group that reads as no meld adds nothing to any of them."""
+
+    @cache
+    def kinds(meld):
+        return rummy_kinds(meld, wild_rank, all_joker_melds)
+
+    @cache
+    def melds(rest):
+        return tuple(
+            (meld, left, kinds(meld)) for meld, left in _melds_with_first(rest) if kinds(meld)
+        )
+
+    return melds
+
+
 def rummy_loser_count(cards, wild_rank=None, all_joker_melds=True) -> int:
     """Total minus the most a layout can leave out: at most one 4-card meld (a sequence),
     three 3-card melds and two sets, with at least one pure sequence among them."""
     total = sum(rummy_value(c, wild_rank) for c in cards)
 
-    @cache
-    def kinds(meld):
-        return rummy_kinds(meld, wild_rank, all_joker_melds)
+    melds = _melds_of(wild_rank, all_joker_melds)
 
     @cache
     def most(rest, fours, threes, sets, pure):
@@ -145,9 +161,9 @@ def rummy_loser_count(cards, wild_rank=None, all_joker_melds=True) -> int:
         skipped = most(rest[1:], fours, threes, sets, pure)
         if skipped is not None and (best is None or skipped > best):
             best = skipped
-        for meld, left in _melds_with_first(rest):
+        for meld, left, kinds in melds(rest):
             value = sum(rummy_value(c, wild_rank) for c in meld)
-            for kind, is_pure in kinds(meld):
+            for kind, is_pure in kinds:
                 if not _may_add(len(meld), kind, fours, threes, sets):
                     continue
                 after = most(
@@ -169,16 +185,14 @@ def rummy_declaration(cards, wild_rank=None, all_joker_melds=True) -> tuple[bool
     """(valid, all pure): can the 13 cards be split into a 4-card sequence and three 3-card
     melds with at most two sets and a pure sequence; can they be four pure sequences."""
 
-    @cache
-    def kinds(meld):
-        return rummy_kinds(meld, wild_rank, all_joker_melds)
+    melds = _melds_of(wild_rank, all_joker_melds)
 
     @cache
     def valid(rest, fours, threes, sets, pure):
         if not rest:
             return fours == 1 and threes == 3 and pure
-        for meld, left in _melds_with_first(rest):
-            for kind, is_pure in kinds(meld):
+        for meld, left, kinds in melds(rest):
+            for kind, is_pure in kinds:
                 if not _may_add(len(meld), kind, fours, threes, sets):
                     continue
                 if valid(
@@ -195,10 +209,10 @@ def rummy_declaration(cards, wild_rank=None, all_joker_melds=True) -> tuple[bool
     def all_pure(rest, fours):
         if not rest:
             return True
-        for meld, left in _melds_with_first(rest):
+        for meld, left, kinds in melds(rest):
             if len(meld) == 4 and fours:
                 continue
-            if ("sequence", True) in kinds(meld) and all_pure(left, fours + (len(meld) == 4)):
+            if ("sequence", True) in kinds and all_pure(left, fours + (len(meld) == 4)):
                 return True
         return False
 
