@@ -173,3 +173,48 @@ def test_a_guest_grant_whose_game_is_not_a_number_lets_no_one_in(rummy, game):
     guest_pass = GuestPass.objects.create(game=rummy)
     session = {"guest": {"game": game, "token": guest_pass.token, "device": "x"}}
     assert _guest(session) == (None, "")
+
+
+def test_an_instance_made_without_the_models_init_is_the_one_from_db_makes(rummy):
+    """`plain.made` skips `Model.__init__` where nothing could tell: the same values and
+    state, and it behaves as the ORM's own instance (saved as an update, its related rows
+    read, compared, pickled)."""
+    import pickle
+
+    from games import plain
+
+    orm = Seat.objects.get(game=rummy, position=0)
+    row = [getattr(orm, field.attname) for field in Seat._meta.concrete_fields]
+    made = plain.made(Seat, list(row))
+    assert type(made) is Seat and made.__dict__.keys() >= {"id", "game_id", "player_id"}
+    assert values(made) == values(orm) and made == orm
+    assert (made._state.adding, made._state.db) == (False, orm._state.db)
+    assert made.player == orm.player and made.game.pk == rummy.pk  # its relations read
+    assert pickle.loads(pickle.dumps(made)) == made
+    made.player_id = orm.player_id  # a foreign key's id set as before: nothing cached forgot
+    made.save()  # an update of its row, not a second row
+    assert Seat.objects.filter(game=rummy).count() == len(seats(rummy))
+    made.refresh_from_db()
+    assert values(made) == values(orm)
+
+
+def test_a_model_whose_init_someone_hears_is_made_by_from_db(rummy):
+    from django.db.models.signals import post_init
+
+    from games import plain
+
+    heard = []
+
+    def receiver(sender, instance, **kwargs):
+        heard.append(instance)
+
+    orm = Seat.objects.get(game=rummy, position=0)
+    row = [getattr(orm, field.attname) for field in Seat._meta.concrete_fields]
+    post_init.connect(receiver, sender=Seat)
+    try:
+        made = plain.made(Seat, list(row))
+    finally:
+        post_init.disconnect(receiver, sender=Seat)
+    assert heard == [made] and values(made) == values(orm)
+    plain.made(Seat, list(row))  # no one hears it any more: not sent
+    assert len(heard) == 1
