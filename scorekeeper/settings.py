@@ -70,7 +70,7 @@ MIDDLEWARE = [
     "games.access.CurrentGroupMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
-    "django_htmx.middleware.HtmxMiddleware",
+    "games.htmx.Middleware",
     # Last, as django-axes asks: it turns a lockout raised during login into its answer.
     "axes.middleware.AxesMiddleware",
 ]

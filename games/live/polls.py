@@ -61,7 +61,7 @@ SILENT = (
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "games.access.CurrentGroupMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
-    "django_htmx.middleware.HtmxMiddleware",
+    "games.htmx.Middleware",
     "axes.middleware.AxesMiddleware",
 )
 # A CSRF cookie as Django keeps it (a secret, or a masked token from before Django 4.1).
