@@ -2,6 +2,7 @@
 unbiased, still accepted by Django's CSRF check, one read a page."""
 
 import os
+import re
 import secrets
 from collections import Counter
 
@@ -68,3 +69,48 @@ def test_a_form_posted_with_the_masked_token_is_accepted(member):
     refused = Client(enforce_csrf_checks=True)
     refused.force_login(member)
     assert refused.post("/games/new/", {"csrfmiddlewaretoken": token}).status_code == 403
+
+
+def django_mask(secret: str, mask: str) -> str:
+    """Django's own `_mask_cipher_secret` with its mask given."""
+    chars = csrf.CSRF_ALLOWED_CHARS
+    pairs = zip((chars.index(x) for x in secret), (chars.index(x) for x in mask), strict=True)
+    return mask + "".join(chars[(x + y) % len(chars)] for x, y in pairs)
+
+
+def django_unmask(token: str) -> str:
+    """Django's own `_unmask_cipher_token`."""
+    mask, token = token[: csrf.CSRF_SECRET_LENGTH], token[csrf.CSRF_SECRET_LENGTH :]
+    chars = csrf.CSRF_ALLOWED_CHARS
+    pairs = zip((chars.index(x) for x in token), (chars.index(x) for x in mask), strict=True)
+    return "".join(chars[x - y] for x, y in pairs)
+
+
+def test_django_masks_and_unmasks_its_tokens_here():
+    assert csrf._mask_cipher_secret is csrf_mask.mask_cipher_secret
+    assert csrf._unmask_cipher_token is csrf_mask.unmask_cipher_token
+
+
+def test_a_token_is_masked_and_unmasked_as_django_does(monkeypatch):
+    alphabet = csrf.CSRF_ALLOWED_CHARS
+    edges = ["0" * 32, "Z" * 32, alphabet[:32], alphabet[-32:]]
+    secrets_ = edges + [csrf_mask.random_string() for _ in range(300)]
+    for secret in secrets_:
+        mask = csrf_mask.random_string()
+        monkeypatch.setattr(csrf, "_get_new_csrf_string", lambda mask=mask: mask)
+        token = csrf_mask.mask_cipher_secret(secret)
+        assert token == django_mask(secret, mask)
+        assert csrf_mask.unmask_cipher_token(token) == django_unmask(token) == secret
+    for mask in edges:  # masks at the alphabet's ends: the sums and differences wrap
+        for secret in edges:
+            token = django_mask(secret, mask)
+            assert csrf_mask.unmask_cipher_token(token) == secret
+
+
+def test_a_post_with_the_token_of_its_page_is_let_through_and_a_changed_one_is_not():
+    client = Client(enforce_csrf_checks=True)
+    page = client.get("/login/")
+    token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', page.content.decode())[1]
+    assert client.post("/login/", {"csrfmiddlewaretoken": token}).status_code == 200
+    changed = token[:-1] + ("a" if token[-1] != "a" else "b")
+    assert client.post("/login/", {"csrfmiddlewaretoken": changed}).status_code == 403
