@@ -170,6 +170,9 @@ class Phone:
         self.client, self.name = client, name
         self.csrf = secrets.token_hex(16)  # a 32-character secret is its own token
         self.cookies = {"csrftoken": self.csrf}
+        # The token the page it shows sends with its scripts' posts (base.html's hx-headers:
+        # the secret masked, 64 characters, as Chromium sends it); the secret before any page.
+        self.token = ""
         self.round_url = self.live_url = self.hand_url = ""
         self.etag, self.version = "", 0
         self.idle: list = []  # its connections kept alive
@@ -192,7 +195,8 @@ class Phone:
         for line in answer.headers.get("set-cookie", []):
             name, _, rest = line.partition("=")
             self.cookies[name.strip()] = rest.split(";", 1)[0]
-        self.csrf = self.cookies["csrftoken"]  # logging in gives a new one
+        if self.cookies["csrftoken"] != self.csrf:  # logging in gives a new one
+            self.csrf, self.token = self.cookies["csrftoken"], ""
 
     async def get(self, path, **headers) -> Answer:
         answer = await self.client.request("GET", path, self.headers(**headers), idle=self.idle)
@@ -201,7 +205,10 @@ class Phone:
 
     async def post(self, path, fields: dict, htmx=False) -> Answer:
         headers = self.headers(
-            **{"Content-Type": "application/x-www-form-urlencoded", "X-CSRFToken": self.csrf}
+            **{
+                "Content-Type": "application/x-www-form-urlencoded",
+                "X-CSRFToken": self.token or self.csrf,
+            }
         )
         if htmx:
             headers["HX-Request"] = "true"
@@ -219,6 +226,8 @@ class Phone:
             seat_index
         ]
         self.round_url = self.hand_url.split("seats/")[0]
+        token = re.search(r"hx-headers='\{\"X-CSRFToken\": \"([^\"]+)\"\}'", page)
+        self.token = token.group(1) if token else ""
 
 
 async def set_up_table(client: Client, index: int) -> list[Phone]:
