@@ -103,7 +103,7 @@ def save(instance) -> None:
         fields = _fields(model)
         values = _prepared(instance, fields, False) + [instance.pk]
         with connection.cursor() as cursor:
-            cursor.execute(_update_sql(connection.vendor, model), values)
+            cursor.execute(_set_sql(connection.vendor, model, _names(model)), values)
             adding = cursor.rowcount == 0
     if adding:
         new_key = instance.pk is None
@@ -141,10 +141,9 @@ def _fields(model, without_pk: bool = True) -> tuple:
 
 
 @cache
-def _update_sql(vendor: str, model) -> str:
-    pk = model._meta.pk
-    sets = ", ".join(f"{quote(field.column)} = %s" for field in _fields(model))
-    return f"UPDATE {table(model)} SET {sets} WHERE {quote(pk.column)} = %s"
+def _names(model) -> tuple[str, ...]:
+    """The fields an update by `save` sets: every one but the primary key."""
+    return tuple(field.name for field in _fields(model))
 
 
 @cache
