@@ -130,3 +130,57 @@ def _faces_in(message: str, pattern, wild_rank):
         end = found.end()
     parts.append(escape(message[end:]))
     return mark_safe("".join(parts))  # noqa: S308 - each part is escaped or built by format_html
+
+
+@register.simple_tag
+def hand_preview(
+    seat_id, scored, kind, wild_rank, *, complete, problem, read, reasons, points, entry_key=""
+):
+    """A hand's melds and points as entered (`round.html`'s panel), and the whole answer to a
+    tap's scoring (`views.rounds._preview`): the one as the other, made here rather than in a
+    template because every tap of a card asks for it again (issue 45)."""
+    complete_score = scored is not None and scored.complete
+    parts = [
+        format_html(
+            '<div class="preview" id="preview-{}" aria-live="polite" data-cards="{}" '
+            'data-entry-key="{}" data-points="{}" data-points-word="{}">',
+            seat_id,
+            read,
+            entry_key,
+            points if complete_score and points is not None else "",
+            kind.own_points_word,
+        )
+    ]
+    if problem:
+        parts.append(f'<p class="field-error">{card_text(capfirst(problem), wild_rank)}</p>')
+    if scored is not None and scored.melds:
+        melds = "".join(
+            f'<div class="meld">{card_faces(meld, True, wild_rank)}</div>' for meld in scored.melds
+        )
+        parts.append(f'<div class="melds">{melds}</div>')
+    if scored is not None and scored.unmelded and complete:
+        parts.append(
+            '<div class="unmelded"><span class="label">Left over</span> '
+            f"{card_faces(scored.unmelded, True, wild_rank)}</div>"
+        )
+    if complete_score and reasons:
+        said = "".join(f"<li>{card_text(reason, wild_rank)}</li>" for reason in reasons)
+        parts.append(f'<ul class="reasons" aria-label="Why">{said}</ul>')
+    if scored is not None and scored.note:
+        parts.append(format_html('<p class="help">{}.</p>', capfirst(scored.note)))
+    if complete_score:
+        pure = f" · {escape(kind.pure_remark)}" if scored.all_pure else ""
+        parts.append(
+            format_html(
+                '<p class="points-line"><strong>{}</strong> {}', points, kind.own_points_word
+            )
+            + mark_safe(f"{pure}</p>")  # noqa: S308 - the remark is escaped
+        )
+    parts.append("</div>")
+    return mark_safe("".join(parts))  # noqa: S308 - each part is escaped or built by format_html
+
+
+def capfirst(text) -> str:
+    """As the `capfirst` filter prints it: the first letter made a capital."""
+    text = str(text)
+    return text[:1].upper() + text[1:]

@@ -34,6 +34,7 @@ from ..models import Conflict, Entry, Game, Question, Refused, Round, entry_key
 from ..panels import HandPanel
 from ..photos import PhotoInMemory, read_hand_photo, uploaded_photo
 from ..table_photos import photographer
+from ..templatetags.cards import hand_preview
 
 
 @game_access
@@ -212,20 +213,19 @@ def _preview(request: TableRequest, game: Game, number: int, seat, entry, form) 
     round_ = Round(game=game, number=number)
     doubler = round_.doubler() if scored.complete else None
     panel = HandPanel(round_, seat, None, entry, scored=scored, editing=True, doubler=doubler)
-    context = {
-        "game": game,
-        "kind": kind,
-        "seat": seat,
-        "scored": scored,
-        "reasons": panel.reasons,
-        "points": panel.points,
-        "wild_rank": kind.wild_rank(number, rules),
-        "complete": len(scored.cards) in sizes,
-        "problem": problem or (None if counting else scored.error),
-        "read": " ".join(str(card) for card in scored.cards),
-        "entry_key": entry_key(entry.state(format_cards(scored.cards))),
-    }
-    response = render(request, "games/round.html#hand-preview", context)
+    shown = hand_preview(
+        seat.pk,
+        scored,
+        kind,
+        kind.wild_rank(number, rules),
+        complete=len(scored.cards) in sizes,
+        problem=problem or (None if counting else scored.error),
+        read=" ".join(str(card) for card in scored.cards),
+        reasons=panel.reasons,
+        points=panel.points,
+        entry_key=entry_key(entry.state(format_cards(scored.cards))),
+    )
+    response = HttpResponse(shown)
     response["HX-Retarget"] = f"#preview-{seat.pk}"
     response["HX-Reswap"] = "outerHTML"
     return response
