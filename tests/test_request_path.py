@@ -184,3 +184,34 @@ def test_a_url_tag_gives_djangos_url_under_each_prefix_and_urlconf(member, make_
     with override_settings(ROOT_URLCONF="tests.urls_elsewhere"):
         assert five.render({}) == "/elsewhere/5/"
     assert five.render({}) == reverse("game", args=[5])
+
+
+def test_a_taps_preview_is_drawn_whole_and_escaped(signed_in, member, make_game):
+    """A tap's answer (drawn in Python, `cards.hand_preview`) is the panel's whole preview: the
+    cards read back, the melds as faces, why, and the points once the hand is complete; nothing
+    is said of a hand still being tapped, and what the phone typed is never drawn as markup."""
+    import re
+
+    from tests.helpers import hand_url, seats
+
+    game = make_game(member, kind="rummy13")
+    ann = seats(game)[0]
+    url = hand_url(game, 1, ann)
+    whole = "AH 2H 3H 4H 5S 6S 7S 8S 9D 10D JD QD KC"
+    text = signed_in.post(url, {"outcome": CARDS, "cards": whole}, HTTP_HX_REQUEST="true")
+    text = text.content.decode()
+    assert text.startswith(f'<div class="preview" id="preview-{ann.pk}" aria-live="polite"')
+    assert f'data-cards="{whole}"' in text and 'data-entry-key="' in text
+    assert text.count('<div class="meld">') == 3 and 'aria-label="Ace of hearts"' in text
+    assert '<div class="unmelded"><span class="label">Left over</span>' in text
+    assert '<ul class="reasons" aria-label="Why">' in text
+    points = re.search(r'data-points="(\d+)"', text).group(1)
+    assert f'<p class="points-line"><strong>{points}</strong> points</p>' in text
+    assert text.endswith("</div>")
+    tapping = signed_in.post(url, {"outcome": CARDS, "cards": "AH 2H"}, HTTP_HX_REQUEST="true")
+    tapping = tapping.content.decode()
+    assert "points-line" not in tapping and "field-error" not in tapping
+    typed = {"outcome": CARDS, "cards": f'{whole} <b>"x'}
+    hostile = signed_in.post(url, typed, HTTP_HX_REQUEST="true")
+    hostile = hostile.content.decode()
+    assert "<b>" not in hostile and hostile.startswith('<div class="preview"')
