@@ -141,3 +141,35 @@ def test_the_quick_look_lets_in_exactly_whom_the_rules_let_in(
         assert quick == rules or (role != "member" and quick is None), (role, quick, rules)
     # A guest stays for the evening: its finished game's final scores are still its to see.
     assert ordinary_way(clients["guest of this game"], "game", finished) == (None, None)
+
+
+def test_a_sessions_password_check_kept_once_worked_out_still_ends_at_a_new_password_or_key(
+    member, settings
+):
+    """`session_matches` keeps each login's session hash once worked out: it still answers as
+    Django's `get_session_auth_hash` does for the password and secret key as they are now, and
+    forgets everything rather than grow past its bound."""
+    from games import access
+
+    client = Client()
+    client.force_login(member)
+    session = client.session
+    assert access.session_matches(session, member)
+    assert access.session_matches(session, member)  # kept: the same answer
+    member.set_password("An-other-password-77")
+    assert not access.session_matches(session, member)
+    member.refresh_from_db()
+    assert access.session_matches(session, member)
+    settings.SECRET_KEY = "another-key-" + "y" * 40
+    assert not access.session_matches(session, member)  # Django's check would refuse it too
+    assert member.get_session_auth_hash() == access._auth_hash(member)
+    kept = dict(access._AUTH_HASHES)
+    try:
+        access._AUTH_HASHES.update({(str(i), "k"): "h" for i in range(access.AUTH_HASHES_KEPT)})
+        settings.SECRET_KEY = "a-third-key-" + "z" * 40
+        access._auth_hash(member)  # one more than kept: all forgotten
+        assert len(access._AUTH_HASHES) == 0
+        assert access._auth_hash(member) == member.get_session_auth_hash()
+    finally:
+        access._AUTH_HASHES.clear()
+        access._AUTH_HASHES.update(kept)

@@ -121,9 +121,24 @@ def session_matches(session, user) -> bool:
     """The session was begun with the login's password as it is now (Django's check: a
     password change ends every other session). Where this says no, Django's `request.user`
     decides, which also knows the fallback secret keys and ends a session it refuses."""
-    return constant_time_compare(
-        str(session.get(HASH_SESSION_KEY, "")), user.get_session_auth_hash()
-    )
+    return constant_time_compare(str(session.get(HASH_SESSION_KEY, "")), _auth_hash(user))
+
+
+_AUTH_HASHES: dict[tuple[str, str], str] = {}
+AUTH_HASHES_KEPT = 4096
+
+
+def _auth_hash(user) -> str:
+    """`user.get_session_auth_hash()`, worked out once a process for each password hash and
+    secret key (an HMAC of the two, on every request of every member otherwise). A new password
+    or key is a new entry; all are forgotten once there are more than AUTH_HASHES_KEPT."""
+    key = (user.password, settings.SECRET_KEY)
+    found = _AUTH_HASHES.get(key)
+    if found is None:
+        found = _AUTH_HASHES[key] = user.get_session_auth_hash()
+        if len(_AUTH_HASHES) > AUTH_HASHES_KEPT:
+            _AUTH_HASHES.clear()
+    return found
 
 
 def guest_grant(session) -> dict | None:
