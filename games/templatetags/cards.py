@@ -163,9 +163,8 @@ def hand_preview(
             '<div class="unmelded"><span class="label">Left over</span> '
             f"{card_faces(scored.unmelded, True, wild_rank)}</div>"
         )
-    if complete_score and reasons:
-        said = "".join(f"<li>{card_text(reason, wild_rank)}</li>" for reason in reasons)
-        parts.append(f'<ul class="reasons" aria-label="Why">{said}</ul>')
+    if complete_score:
+        parts.append(reasons_list(reasons, wild_rank))
     if scored is not None and scored.note:
         parts.append(format_html('<p class="help">{}.</p>', capfirst(scored.note)))
     if complete_score:
@@ -178,6 +177,15 @@ def hand_preview(
         )
     parts.append("</div>")
     return mark_safe("".join(parts))  # noqa: S308 - each part is escaped or built by format_html
+
+
+def reasons_list(reasons, wild_rank) -> str:
+    """Why a hand counts what it counts, as a list under it (nothing where there is no reason),
+    its cards drawn as faces."""
+    if not reasons:
+        return ""
+    said = "".join(f"<li>{card_text(reason, wild_rank)}</li>" for reason in reasons)
+    return mark_safe(f'<ul class="reasons" aria-label="Why">{said}</ul>')  # noqa: S308 - escaped
 
 
 def capfirst(text) -> str:
