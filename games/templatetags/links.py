@@ -71,3 +71,10 @@ def _kept(urlconf, prefix, current_app, view_name, args, kwargs) -> str:
 def kept_url(parser, token):
     node = url(parser, token)
     return KeptURLNode(node.view_name, node.args, node.kwargs, node.asvar)
+
+
+def url_of(view_name: str, *args) -> str:
+    """What `{% url view_name *args %}` prints for a view of no namespace and plain arguments,
+    kept as the tag keeps it: for drawing in Python what a template would link."""
+    urlconf = get_urlconf() or settings.ROOT_URLCONF
+    return conditional_escape(_kept(urlconf, get_script_prefix(), None, view_name, args, ()))

@@ -4,10 +4,12 @@ decides both. And when a hand was saved, as the round page prints it."""
 from django import template
 from django.utils.html import format_html
 from django.utils.safestring import mark_safe
+from django.utils.timezone import template_localtime
 
 from games import access
 
-from .cards import card_faces, reasons_list
+from .cards import capfirst, card_faces, reasons_list
+from .links import url_of
 
 register = template.Library()
 
@@ -131,3 +133,146 @@ def _plural(value) -> str:
         return "" if float(value) == 1 else "s"
     except (TypeError, ValueError):
         return ""
+
+
+@register.simple_tag(takes_context=True)
+def round_status(context):
+    """The round's summary (`round.html`'s round-status): its notes, what is still to enter or
+    that it is complete, its report (Gin), each hand's points, the last undo and the Undo
+    button. Drawn for every summary asked after a save and in every change drawn for the phones
+    that follow, so made here rather than by the template engine (issue 45)."""
+    game, kind, round_ = context["game"], context["kind"], context["round"]
+    request = context.get("request")
+    problems, hands = context.get("problems"), context.get("hands")
+    last_undo, undone_here = context.get("last_undo"), context.get("undone_here")
+    word = kind.round_word
+    parts = [
+        format_html(
+            '<section id="round-status" data-live class="round-status" hx-get="{}" '
+            'hx-trigger="round-changed from:body" hx-swap="outerHTML" aria-live="polite"{}>',
+            url_of("round", game.pk, round_.number),
+            "" if game.finished_at else mark_safe(" data-keep-awake"),
+        )
+    ]
+    parts += [format_html('<p class="notice">{}</p>', note) for note in context.get("notes") or ()]
+    if problems and game.finished_at:
+        # Finished early: what the finish page said becomes of this round, never "still to enter".
+        if hands:
+            one = len(hands) == 1
+            said = format_html(
+                "The game was finished before this {} was complete: the hand{} entered count{} "
+                "in the final totals, the others count nothing.",
+                word,
+                "" if one else "s",
+                "s" if one else "",
+            )
+        else:
+            said = format_html(
+                "The game was finished before this {} was played: it is left out of the game.", word
+            )
+        parts.append(format_html('<p class="notice left-out">{}</p>', said))
+    elif problems:
+        todo = "".join(format_html("<li>{}.</li>", capfirst(problem)) for problem in problems)
+        parts.append(f'<ul class="todo">{todo}</ul>')
+    else:
+        parts.append(format_html('<p class="done">✓ {} complete.</p>', capfirst(word)))
+        parts.append(
+            format_html(
+                '<p><a class="button primary wide" href="{}">{}</a></p>',
+                game.get_absolute_url(),
+                "See the final standings"
+                if game.finished_at
+                else format_html("Score table and next {}", word),
+            )
+        )
+    if context.get("report"):
+        parts.append(
+            context.template.engine.get_template("games/round_report.html").render(context)
+        )
+    if hands:
+        points = "".join(
+            format_html(
+                "<li><span>{}</span> <strong>{}</strong></li>", hand.seat.player.name, hand.points
+            )
+            for hand in hands
+        )
+        parts.append(f'<ul class="round-points">{points}</ul>')
+    if last_undo:
+        parts.append(_undo_note(request, last_undo, undone_here))
+    last_save = context.get("last_save")
+    if last_save and access.may_undo(request, last_save):
+        # Right after an undo, the save before it is a second tap away: never undone by a
+        # double tap.
+        parts.append(_undo_form(context, game, round_, last_save, bool(last_undo)))
+    parts.append("</section>")
+    return mark_safe("".join(parts))  # noqa: S308 - each part is escaped or built by format_html
+
+
+def _undo_note(request, undo, here) -> str:
+    """The round's last change, an undo: who undid which hand, and what it is now."""
+    name = undo.seat.player.name
+    if here:
+        who = "You"
+    else:
+        who = access.shown_saver(request, undo)
+        who = capfirst(who) if who in ("a member", "someone") else who
+    if undo.removed_hand:
+        now = "not entered now"
+    else:
+        now = format_html("back to {} ({})", undo.new_summary, undo.new_points)
+    back = (
+        format_html(
+            ' What was undone is back in <a href="#hand-{}">{}\'s panel</a>, not saved, to correct '
+            "and save.",
+            undo.seat_id,
+            name,
+        )
+        if here
+        else ""
+    )
+    return format_html(
+        '<p class="notice undone-note" id="undone-note" data-note="undo-{}"{}>↶ {} undid the '
+        "last save of {}'s hand: {}.{}</p>",
+        undo.pk,
+        mark_safe(" data-own") if here else "",
+        who,
+        name,
+        now,
+        back,
+    )
+
+
+def _undo_form(context, game, round_, save, after_undo: bool) -> str:
+    """The Undo button of the round's last save, with what it puts back and when it was saved
+    (behind a second tap right after an undo)."""
+    url = url_of("undo_save", game.pk, round_.number)
+    token = context.get("csrf_token")
+    name = save.seat.player.name
+    if save.before:
+        back = format_html(
+            "Puts {}'s hand back to {} ({})", name, save.old_summary, save.old_points
+        )
+    else:
+        back = format_html("Takes {}'s hand out again (not entered)", name)
+    form = format_html(
+        '<form method="post" action="{}" class="undo" hx-post="{}" hx-target="#round-status" '
+        'hx-swap="outerHTML">{}<input type="hidden" name="change" value="{}">'
+        '<button type="submit" class="button wide">↶ Undo last save: {}\'s hand</button>'
+        '<p class="help">{}, as it was before {} saved it at {}.</p></form>',
+        url,
+        url,
+        format_html('<input type="hidden" name="csrfmiddlewaretoken" value="{}">', token)
+        if token and token != "NOTPROVIDED"
+        else "",
+        save.pk,
+        name,
+        back,
+        access.shown_saver(context.get("request"), save),
+        clock(template_localtime(save.changed_at, context.use_tz)),
+    )
+    if after_undo:
+        return format_html(
+            '<details class="undo-earlier"><summary>Undo an earlier save too</summary>{}</details>',
+            form,
+        )
+    return form
