@@ -201,4 +201,4 @@ def test_the_changes_are_drawn_on_the_page_and_sent_again_when_opened(signed_in,
         f"/games/{game.pk}/rounds/1/", HTTP_HX_REQUEST="true", HTTP_HX_TARGET="round-changes-list"
     ).content.decode()
     assert opened.lstrip().startswith('<ul id="round-changes-list">')
-    assert "saved <strong>Bob</strong>:\n        7 points entered (7)" in opened
+    assert "saved <strong>Bob</strong>: 7 points entered (7)" in opened

@@ -8,7 +8,7 @@ from django.utils.timezone import template_localtime
 
 from games import access
 
-from .cards import capfirst, card_faces, reasons_list
+from .cards import capfirst, card_faces, card_text, reasons_list
 from .links import url_of
 
 register = template.Library()
@@ -276,3 +276,46 @@ def _undo_form(context, game, round_, save, after_undo: bool) -> str:
             form,
         )
     return form
+
+
+@register.simple_tag(takes_context=True)
+def round_changes(context):
+    """The round's latest changes, latest first (`round.html`'s round-changes): when, who, which
+    hand and from what to what, and a link to them all where more were made. In every change
+    drawn for the phones that follow, so made here rather than by the template engine."""
+    request, changes = context.get("request"), context.get("changes") or ()
+    wild_rank = context["round"].wild_rank
+    items = []
+    for change in changes:
+        if change.removed_hand:
+            now = mark_safe("not entered")
+        else:
+            now = format_html(
+                "{} ({})", card_text(change.new_summary, wild_rank), change.new_points
+            )
+        if change.old_summary:
+            now = format_html(
+                "{} ({}) → {}", card_text(change.old_summary, wild_rank), change.old_points, now
+            )
+        items.append(
+            format_html(
+                '<li{}><span class="when">{}</span> {} {} <strong>{}</strong>: {}{}</li>',
+                mark_safe(' class="undone"') if change.undone_at else "",
+                clock(template_localtime(change.changed_at, context.use_tz)),
+                access.shown_saver(request, change),
+                "undid the last save of" if change.undo else "saved",
+                change.seat.player.name,
+                now,
+                mark_safe(" <em>(undone)</em>") if change.undone_at else "",
+            )
+        )
+    count = context.get("changes_count") or 0
+    if count > len(changes):
+        items.append(
+            format_html(
+                '<li class="more-changes"><a href="?changes=all#round-changes">All {} changes</a>'
+                "</li>",
+                count,
+            )
+        )
+    return mark_safe(f'<ul id="round-changes-list">{"".join(items)}</ul>')  # noqa: S308 - built by format_html
