@@ -319,3 +319,94 @@ def round_changes(context):
             )
         )
     return mark_safe(f'<ul id="round-changes-list">{"".join(items)}</ul>')  # noqa: S308 - built by format_html
+
+
+# The round page's other live parts, drawn again in every change sent to the phones that
+# follow (`round.html`'s live-change): made here for the same reason.
+
+
+@register.simple_tag(takes_context=True)
+def round_nav(context):
+    """The way to the score table and to the rounds before and after."""
+    game, round_ = context["game"], context["round"]
+    links = [format_html('<a href="{}">← Score table</a>', game.get_absolute_url())]
+    if round_.number > 1:
+        links.append(
+            format_html('<a href="{}">‹ Previous</a>', url_of("round", game.pk, round_.number - 1))
+        )
+    if not context.get("is_last_known"):
+        links.append(
+            format_html('<a href="{}">Next ›</a>', url_of("round", game.pk, round_.number + 1))
+        )
+    return mark_safe(  # noqa: S308 - each link built by format_html
+        f'<nav class="crumbs" aria-label="Game" id="round-nav" data-live>{" ".join(links)}</nav>'
+    )
+
+
+@register.simple_tag(takes_context=True)
+def round_notice(context):
+    """That the game is finished (and where to reopen it, for those who may): a game finished
+    or reopened on another phone changes what the page offers, so the page is drawn again."""
+    game = context["game"]
+    said = ""
+    if game.finished_at:
+        may = context.get("may")
+        reopen = (
+            format_html(
+                '<a href="{}">Reopen it</a> from the score table to change them.',
+                game.get_absolute_url(),
+            )
+            if may and may.group_pages
+            else ""
+        )
+        said = format_html(
+            '<p class="notice">This game is finished: its hands can be read but not changed. {}'
+            "</p>",
+            reopen,
+        )
+    return format_html(
+        '<div id="round-notice" data-live data-live-key="{}" data-live-reload>{}</div>',
+        "finished" if game.finished_at else "open",
+        said,
+    )
+
+
+@register.simple_tag(takes_context=True)
+def round_next_game(context):
+    """The night's next game, once one starts after this finished one."""
+    game, next_game = context["game"], context.get("next_game")
+    said = ""
+    if next_game:
+        said = format_html(
+            '<p class="notice">The table has gone on: <a href="{}">{} has started</a>.</p>',
+            next_game.get_absolute_url(),
+            next_game.kind_def.name,
+        )
+    return format_html(
+        '<div id="round-next-game" data-live data-live-key="{}"{} role="status">{}</div>',
+        next_game.pk if next_game else "none",
+        mark_safe(' class="pinned-notice"') if next_game and game.finished_at else "",
+        said,
+    )
+
+
+@register.simple_tag(takes_context=True)
+def round_history(context):
+    """The round's changes, on demand: opened, they are asked again, so never out of date; live,
+    they appear with the round's first save and count each one on every phone."""
+    game, round_ = context["game"], context["round"]
+    count = context.get("changes_count", "")  # printed as the template prints it, even missing
+    return format_html(
+        '<div id="round-history" data-live data-live-key="{}"{}>'
+        '<details class="card-box history" id="round-changes"{} hx-get="{}" data-opened-event '
+        'hx-trigger="details-opened" hx-target="#round-changes-list" hx-swap="outerHTML">'
+        '<summary>Changes (<span id="round-changes-count" data-live data-live-key="{}">{}</span>)'
+        "</summary>{}</details></div>",
+        "some" if count else "none",
+        "" if count else mark_safe(" hidden"),
+        mark_safe(" open") if context.get("all_changes") else "",
+        url_of("round", game.pk, round_.number),
+        count,
+        count,
+        round_changes(context),
+    )
