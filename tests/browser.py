@@ -151,13 +151,28 @@ def signed_in_phone(browser, live_server, user, **options):
     """A phone-sized page whose browser holds `user`'s session (or none, for a guest)."""
     context = phone_context(browser, live_server, **options)
     if user is not None:
-        client = Client()
-        client.force_login(user)
-        cookie = client.cookies[settings.SESSION_COOKIE_NAME].value
-        context.add_cookies(
-            [{"name": settings.SESSION_COOKIE_NAME, "value": cookie, "url": live_server.url}]
-        )
+        hold_session(context, live_server, user)
     return context, context.new_page()
+
+
+def hold_session(context, live_server, user):
+    """The phone's browser holds a session of `user`'s, as Django's test client makes one."""
+    client = Client()
+    client.force_login(user)
+    cookie = client.cookies[settings.SESSION_COOKIE_NAME].value
+    context.add_cookies(
+        [{"name": settings.SESSION_COOKIE_NAME, "value": cookie, "url": live_server.url}]
+    )
+
+
+def signed_in_at_new_game(page, live_server, user):
+    """The phone signed in as `user` (a member with a group of their own, as signing up makes
+    one) and on the new-game page, as `sign_up` leaves it: for the walks where signing up is
+    not what is tested (tests/test_browser_groups.py signs up through the form, twice, and the
+    view tests cover the form), one page load instead of three."""
+    hold_session(page.context, live_server, user)
+    page.goto("/games/new/")
+    expect(page.get_by_role("heading", name="New game")).to_be_visible()
 
 
 def sign_up(page, username="table"):

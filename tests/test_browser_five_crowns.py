@@ -13,7 +13,7 @@ from tests.browser import (
     panel_for,
     save_round,
     screenshot,
-    sign_up,
+    signed_in_at_new_game,
     start_game,
     totals_on_table,
 )
@@ -46,9 +46,9 @@ def losing_hand(size: int, wild: int) -> tuple[str, int]:
     return " ".join(f"{label(r)}{s}" for r, s in chosen), sum(r for r, _ in chosen)
 
 
-def test_a_whole_game_of_five_crowns_for_two_players(phone, live_server):
+def test_a_whole_game_of_five_crowns_for_two_players(phone, live_server, make_member):
     page = phone
-    sign_up(page, "crowns")
+    signed_in_at_new_game(page, live_server, make_member("crowns"))
     start_game(page, "Five Crowns", "Ann, Bob")
     names = ["Ann", "Bob"]
     expected = dict.fromkeys(names, 0)

@@ -17,7 +17,7 @@ from tests.browser import (
     enter_hand,
     save_round,
     screenshot,
-    sign_up,
+    signed_in_at_new_game,
     start_game,
     totals_on_table,
 )
@@ -82,9 +82,9 @@ def check_new_game_fits(page):
         assert bottom <= START_BY, f"{kind}: Start the game ends at {bottom}px"
 
 
-def test_a_whole_game_of_three_thirteen_for_three_players(phone, live_server):
+def test_a_whole_game_of_three_thirteen_for_three_players(phone, live_server, make_member):
     page = phone
-    sign_up(page)
+    signed_in_at_new_game(page, live_server, make_member("table"))
     screenshot(page, "new-game", audit=False)
     check_new_game_fits(page)
     start_game(page, "Three Thirteen", "Ann, Bob, Cid")
@@ -147,9 +147,9 @@ def rummy_count(cards: str) -> int:
     )
 
 
-def test_three_deals_of_13_card_rummy(phone, live_server):
+def test_three_deals_of_13_card_rummy(phone, live_server, make_member):
     page = phone
-    sign_up(page, "rummy")
+    signed_in_at_new_game(page, live_server, make_member("rummy"))
     start_game(page, "13-card Rummy", "Ann, Bob, Cid")
     deals = [
         # winner, winner's hand (valid, one joker), losers with the cards they count
