@@ -3,6 +3,7 @@ from functools import lru_cache
 from django import template
 from django.utils.html import escape, format_html
 from django.utils.safestring import mark_safe
+from django.utils.text import capfirst
 
 from games.engine.cards import Card, CardError, cards_in, parse_card
 
@@ -153,16 +154,8 @@ def hand_preview(
     ]
     if problem:
         parts.append(f'<p class="field-error">{card_text(capfirst(problem), wild_rank)}</p>')
-    if scored is not None and scored.melds:
-        melds = "".join(
-            f'<div class="meld">{card_faces(meld, True, wild_rank)}</div>' for meld in scored.melds
-        )
-        parts.append(f'<div class="melds">{melds}</div>')
-    if scored is not None and scored.unmelded and complete:
-        parts.append(
-            '<div class="unmelded"><span class="label">Left over</span> '
-            f"{card_faces(scored.unmelded, True, wild_rank)}</div>"
-        )
+    if scored is not None:
+        parts.append(melds_drawn(scored.melds, scored.unmelded if complete else (), wild_rank))
     if complete_score:
         parts.append(reasons_list(reasons, wild_rank))
     if scored is not None and scored.note:
@@ -188,7 +181,16 @@ def reasons_list(reasons, wild_rank) -> str:
     return mark_safe(f'<ul class="reasons" aria-label="Why">{said}</ul>')  # noqa: S308 - escaped
 
 
-def capfirst(text) -> str:
-    """As the `capfirst` filter prints it: the first letter made a capital."""
-    text = str(text)
-    return text[:1].upper() + text[1:]
+def melds_drawn(melds, leftover, wild_rank) -> str:
+    """A hand's melds, each a row of small faces, and what is left over (either may be empty):
+    under a hand as entered (`hand_preview`) and as saved (`table.hand_shown`)."""
+    parts = []
+    if melds:
+        drawn = "".join(f'<div class="meld">{card_faces(m, True, wild_rank)}</div>' for m in melds)
+        parts.append(f'<div class="melds">{drawn}</div>')
+    if leftover:
+        parts.append(
+            '<div class="unmelded"><span class="label">Left over</span> '
+            f"{card_faces(leftover, True, wild_rank)}</div>"
+        )
+    return mark_safe("".join(parts))  # noqa: S308 - faces built by format_html

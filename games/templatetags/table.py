@@ -2,13 +2,16 @@
 decides both. And when a hand was saved, as the round page prints it."""
 
 from django import template
+from django.template.defaultfilters import pluralize
+from django.template.defaulttags import CsrfTokenNode
 from django.utils.html import format_html
 from django.utils.safestring import mark_safe
+from django.utils.text import capfirst
 from django.utils.timezone import template_localtime
 
 from games import access
 
-from .cards import capfirst, card_faces, card_text, reasons_list
+from .cards import card_text, melds_drawn, reasons_list
 from .links import url_of
 
 register = template.Library()
@@ -77,7 +80,7 @@ def hand_line(context, panel, oob=False):
             '<span class="saved-by">Saved by {}</span>',
             panel.label,
             hand.points,
-            _plural(hand.points),
+            pluralize(hand.points),
             access.shown_saver(context["request"], hand),
         )
     else:
@@ -107,32 +110,13 @@ def hand_shown(panel, oob=False):
     if hand and not panel.open:
         wild_rank = panel.wild_rank
         if hand.cards:
-            if hand.melds:
-                melds = "".join(
-                    f'<div class="meld">{card_faces(meld, True, wild_rank)}</div>'
-                    for meld in hand.melds
-                )
-                parts.append(f'<div class="melds">{melds}</div>')
-            left = hand.leftover
-            if left:
-                parts.append(
-                    '<div class="unmelded"><span class="label">Left over</span> '
-                    f"{card_faces(left, True, wild_rank)}</div>"
-                )
+            parts.append(melds_drawn(hand.melds, hand.leftover, wild_rank))
         parts.append(reasons_list(panel.reasons, wild_rank))
     parts.append("</div>")
     return mark_safe("".join(parts))  # noqa: S308 - each part is escaped or built by format_html
 
 
 _OOB = mark_safe(' hx-swap-oob="true"')
-
-
-def _plural(value) -> str:
-    """As the `pluralize` filter adds its "s": for any number but one (and for nothing else)."""
-    try:
-        return "" if float(value) == 1 else "s"
-    except (TypeError, ValueError):
-        return ""
 
 
 @register.simple_tag(takes_context=True)
@@ -246,7 +230,6 @@ def _undo_form(context, game, round_, save, after_undo: bool) -> str:
     """The Undo button of the round's last save, with what it puts back and when it was saved
     (behind a second tap right after an undo)."""
     url = url_of("undo_save", game.pk, round_.number)
-    token = context.get("csrf_token")
     name = save.seat.player.name
     if save.before:
         back = format_html(
@@ -261,9 +244,7 @@ def _undo_form(context, game, round_, save, after_undo: bool) -> str:
         '<p class="help">{}, as it was before {} saved it at {}.</p></form>',
         url,
         url,
-        format_html('<input type="hidden" name="csrfmiddlewaretoken" value="{}">', token)
-        if token and token != "NOTPROVIDED"
-        else "",
+        CsrfTokenNode().render(context),
         save.pk,
         name,
         back,
